@@ -1,0 +1,93 @@
+/**
+ * The estimator's contracts. Family readers (families/*.ts) turn a config into a ModelReading;
+ * the generic parts (params, checkpoint, memory, fit, markdown) work only on ModelReading.
+ * All sizes are counts of scalars or bytes; GB in display means 1e9 bytes.
+ */
+
+/** One node of the structure graph: connected in order, each consuming the previous node's output. */
+export type StructureNode = {
+  name: string;
+  type: string;
+  /** Output shape, batch excluded (e.g. [seq, hidden]). */
+  shape: number[];
+  params: number;
+  /** Activation bytes stored per token of this node's tower for the backward pass (bf16 autocast). */
+  actBytesPerToken: number;
+  /** Decoder/encoder layer index (1-based) when the node belongs to a repeated block; used for layer splits. */
+  layer?: number;
+  /** Linear layers inside the node that LoRA adapts: `count` linears of in x out (heads excluded). */
+  linears?: Linear[];
+  /** True for the node whose parameters are shared with the input embedding (a tied LM head). */
+  tiedTo?: string;
+};
+
+export type Linear = { in: number; out: number; count: number };
+
+/** What one attention layer keeps in its KV cache per token of context. */
+export type KvLayer = {
+  kind: "full" | "sliding" | "mla" | "linear_state" | "cross";
+  /** Bytes per token per sequence (bf16), before any window cap. For linear_state: 0 (constant state). */
+  bytesPerToken: number;
+  /** Sliding window size in tokens (kind "sliding"). */
+  window?: number;
+  /** Fixed bytes per sequence (linear-attention / Mamba state, cross-attention cache over encoder positions). */
+  fixedBytes?: number;
+};
+
+export type TowerRole = "decoder" | "encoder" | "vision" | "audio" | "projector" | "head";
+
+export type TowerReading = {
+  name: string;
+  role: TowerRole;
+  /** Tokens (or positions/patches/frames) this tower runs on per sample when training/serving. */
+  seqLen: number;
+  nodes: StructureNode[];
+};
+
+export type ModelReading = {
+  family: string;
+  modelType: string;
+  towers: TowerReading[];
+  /** Decoder context the config allows (max_position_embeddings or equivalent); null when none. */
+  contextLength: number | null;
+  /** Vocabulary and width of the LM head, for logits memory; null for models without an LM head. */
+  lmHead: { vocab: number; hidden: number } | null;
+  tiedEmbedding: boolean;
+  /** The tied embedding's parameter count (counted once in the total). */
+  embeddingParams: number;
+  kvLayers: KvLayer[];
+  /** Real bytes per stored weight when the config declares quantization (fp8 = 1, mxfp4 ~ 0.53, ...). */
+  quantization?: { method: string; bytesPerWeight: number; appliesTo: "all" | "experts" | "linears" };
+  warnings: string[];
+};
+
+export type TensorHeader = { name: string; dtype: string; shape: number[] };
+
+export type CheckpointInput = {
+  tensors?: TensorHeader[];
+  /** model.safetensors.index.json's metadata.total_size (bytes), when only the index is known. */
+  indexTotalSizeBytes?: number;
+};
+
+export type MemoryFigure = {
+  bytes: number;
+  tokens: number;
+  batch: number;
+  breakdown: Record<string, number>;
+};
+
+export type FitMode = "full_finetune" | "lora" | "serve";
+export type FitVerdict = "fits" | "borderline" | "cards" | "does_not_fit";
+
+export type FitRow = {
+  card: string;
+  capacityGb: number;
+  mode: FitMode;
+  verdict: FitVerdict;
+  /** Largest batch on one card (0 when it does not hold batch 1). */
+  batch: number;
+  /** Layer split across cards, e.g. [174, 44], when verdict is "cards". */
+  split: number[] | null;
+  /** The cell as a person reads it: "batch 5, borderline", "2 cards at batch 1 (174 + 44 layers)". */
+  text: string;
+};
