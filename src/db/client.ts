@@ -1,0 +1,36 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import * as schema from "./schema/index.ts";
+import type { DatabaseHandle, Db } from "./types.ts";
+
+export type DatabaseOptions = {
+  /** postgres:// URL: distributed mode on node-postgres. Wins over dataDir. */
+  databaseUrl?: string;
+  /** Folder for embedded PGlite data; omitted means in-memory (tests). */
+  dataDir?: string;
+  /** node-postgres pool size; default 10. */
+  poolSize?: number;
+};
+
+/**
+ * Opens the store: node-postgres against `databaseUrl` if given, else PGlite in `dataDir` (or in memory).
+ * Does not migrate; call migrateDatabase(handle.db, handle.kind) next.
+ */
+export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    pool.on("error", () => {});
+    const db: Db = drizzlePg({ client: pool, schema });
+    await pool.query("select 1");
+    return { db, kind: "pg", close: () => pool.end() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  await client.waitReady;
+  const db: Db = drizzlePglite({ client, schema });
+  return { db, kind: "pglite", close: () => client.close() };
+}
