@@ -3,6 +3,7 @@
  * the generic parts (params, checkpoint, memory, fit, markdown) work only on ModelReading.
  * All sizes are counts of scalars or bytes; GB in display means 1e9 bytes.
  */
+import type { ConfigView } from "./config-view.ts";
 
 /** One node of the structure graph: connected in order, each consuming the previous node's output. */
 export type StructureNode = {
@@ -19,6 +20,13 @@ export type StructureNode = {
   linears?: Linear[];
   /** True for the node whose parameters are shared with the input embedding (a tied LM head). */
   tiedTo?: string;
+  /** Added: activation bytes per sample independent of this tower's tokens (cross-attention k/v over encoder positions). */
+  actBytesPerSample?: number;
+  /**
+   * Added: part of the output head (final norm, LM head, pooler, classifier). Placed on the last card in a split
+   * but not counted in "(a + b layers)", like the seed pages' Output row.
+   */
+  outputHead?: boolean;
 };
 
 export type Linear = { in: number; out: number; count: number };
@@ -42,6 +50,12 @@ export type TowerReading = {
   /** Tokens (or positions/patches/frames) this tower runs on per sample when training/serving. */
   seqLen: number;
   nodes: StructureNode[];
+  /**
+   * Added: true when the tower always runs at seqLen (image patches, audio frames, Whisper's 1500 encoder
+   * positions); false when it runs at the text tokens (min(training/serving tokens, seqLen)).
+   * Absent: true for roles vision/audio, false otherwise.
+   */
+  fixedSeq?: boolean;
 };
 
 export type ModelReading = {
@@ -60,6 +74,9 @@ export type ModelReading = {
   quantization?: { method: string; bytesPerWeight: number; appliesTo: "all" | "experts" | "linears" };
   warnings: string[];
 };
+
+/** A family reader: validated config in, structure out. Throws EstimatorInputError on bad input. */
+export type FamilyReader = (cfg: ConfigView) => ModelReading;
 
 export type TensorHeader = { name: string; dtype: string; shape: number[] };
 

@@ -1,0 +1,130 @@
+/**
+ * The Llama-shaped dense decoder shared by llama, mistral, qwen2, qwen3 and mimo: embedding, RoPE in-line,
+ * L pre-norm layers (GQA attention + SwiGLU), final RMSNorm, LM head (tied or not).
+ */
+import { type ConfigView, divisible } from "../config-view.ts";
+import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
+import {
+  type AttentionSpec,
+  asHead,
+  attention,
+  embedding,
+  kvFull,
+  kvSliding,
+  lmHead,
+  norm,
+  type Place,
+  preNormLayer,
+  rope,
+  swiglu,
+} from "./blocks.ts";
+
+export type DecoderDims = {
+  hidden: number;
+  layers: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  inter: number;
+  vocab: number;
+  context: number | null;
+};
+
+/** Reads the usual decoder keys, checking that heads, kv heads and head_dim agree. */
+export function decoderDims(cfg: ConfigView): DecoderDims {
+  const hidden = cfg.int("hidden_size");
+  const layers = cfg.int("num_hidden_layers", { max: 10_000 });
+  const heads = cfg.int("num_attention_heads", { max: 100_000 });
+  const kvHeads = cfg.optInt("num_key_value_heads", heads, { max: heads });
+  divisible(cfg, "num_key_value_heads", heads, kvHeads, "num_key_value_heads");
+  const headDim = cfg.has("head_dim")
+    ? cfg.int("head_dim", { max: 100_000 })
+    : divisible(cfg, "hidden_size", hidden, heads, "num_attention_heads");
+  const inter = cfg.int("intermediate_size");
+  const vocab = cfg.int("vocab_size");
+  const context = cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null;
+  return { hidden, layers, heads, kvHeads, headDim, inter, vocab, context };
+}
+
+/** Per-layer attention kind: explicit layer_types, else Qwen's use_sliding_window/max_window_layers, else Mistral's sliding_window. */
+export function layerKv(cfg: ConfigView, d: DecoderDims, slidingByDefault: boolean): KvLayer[] {
+  const types = cfg.optArray("layer_types");
+  const window = cfg.has("sliding_window") ? cfg.int("sliding_window") : null;
+  const out: KvLayer[] = [];
+  const useSliding = cfg.bool("use_sliding_window", slidingByDefault);
+  const maxWindow = cfg.optInt("max_window_layers", d.layers, { min: 0, max: 10_000 });
+  for (let i = 0; i < d.layers; i++) {
+    const t = types?.[i];
+    const sliding = types ? t === "sliding_attention" : useSliding && i >= (slidingByDefault ? 0 : maxWindow);
+    out.push(
+      sliding && window !== null ? kvSliding(d.kvHeads, d.headDim, window) : kvFull(d.kvHeads, d.headDim),
+    );
+  }
+  return out;
+}
+
+export type DenseOptions = {
+  family: string;
+  qkvBias: boolean;
+  oBias: boolean;
+  qkNorm: boolean;
+  mlpBias: boolean;
+  tieDefault: boolean;
+  slidingByDefault: boolean;
+};
+
+/** Builds the text decoder's nodes for layer indices 1..L (the caller adds extra blocks, e.g. MTP). */
+export function denseDecoderNodes(
+  p: Place,
+  d: DecoderDims,
+  o: DenseOptions,
+  tied: boolean,
+): { body: StructureNode[]; head: StructureNode[] } {
+  const spec: AttentionSpec = {
+    hidden: d.hidden,
+    heads: d.heads,
+    kvHeads: d.kvHeads,
+    headDim: d.headDim,
+    qkvBias: o.qkvBias,
+    oBias: o.oBias,
+    qkNorm: o.qkNorm ? "head" : "none",
+  };
+  const body: StructureNode[] = [embedding(p, d.vocab, d.hidden), rope(p, d.hidden)];
+  for (let i = 1; i <= d.layers; i++) {
+    const q: Place = { ...p, layer: i };
+    body.push(
+      ...preNormLayer(
+        p,
+        i,
+        "RMSNorm",
+        d.hidden,
+        attention(q, `Attention_${i}`, spec),
+        swiglu(q, `FFN_${i}`, d.hidden, d.inter, o.mlpBias),
+      ),
+    );
+  }
+  const head = asHead([
+    norm(p, "RMSNorm_out", "RMSNorm", d.hidden),
+    lmHead(p, d.hidden, d.vocab, tied ? "Embedding" : null),
+  ]);
+  return { body, head };
+}
+
+/** A complete reading of a dense decoder-only model. */
+export function readDenseDecoder(cfg: ConfigView, o: DenseOptions): ModelReading {
+  const d = decoderDims(cfg);
+  const tied = cfg.bool("tie_word_embeddings", o.tieDefault);
+  const p: Place = { seq: d.context ?? 2048 };
+  const { body, head } = denseDecoderNodes(p, d, o, tied);
+  return {
+    family: o.family,
+    modelType: cfg.optStr("model_type") ?? o.family,
+    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes: [...body, ...head] }],
+    contextLength: d.context,
+    lmHead: { vocab: d.vocab, hidden: d.hidden },
+    tiedEmbedding: tied,
+    embeddingParams: d.vocab * d.hidden,
+    kvLayers: layerKv(cfg, d, o.slidingByDefault),
+    warnings: d.context === null ? ["max_position_embeddings missing: structure shown at 2048 tokens"] : [],
+  };
+}
