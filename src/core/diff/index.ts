@@ -1,0 +1,14 @@
+export type { ChatTemplateDiff, ScenarioChange } from "./chat-diff.ts";
+export { diffChatTemplate } from "./chat-diff.ts";
+export type { RenderTokens, ScenarioName, ScenarioOutput } from "./chat-render.ts";
+export { RENDER_ERROR_PREFIX, renderConversations, SCENARIO_NAMES } from "./chat-render.ts";
+export type { RepoTextFile } from "./chat-template.ts";
+export { extractChatTemplates } from "./chat-template.ts";
+export type { FlatChange, JsonDiff } from "./json.ts";
+export { diffJson } from "./json.ts";
+export type { PathCategory } from "./paths.ts";
+export { classifyPath, isTrackedPath } from "./paths.ts";
+export type { AddedToken, TokenizerSummary, TokenizerSummaryDiff } from "./tokenizer.ts";
+export { diffTokenizerSummary, summarizeTokenizer } from "./tokenizer.ts";
+export type { TensorInfo, WeightsDiff, WeightsSummary } from "./weights.ts";
+export { diffWeights, summarizeWeights } from "./weights.ts";

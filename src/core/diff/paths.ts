@@ -1,0 +1,29 @@
+export type PathCategory =
+  | "config"
+  | "generation_config"
+  | "tokenizer"
+  | "chat_template"
+  | "weights"
+  | "other";
+
+const TOKENIZER_FILES = new Set(["tokenizer_config.json", "special_tokens_map.json", "tokenizer.json"]);
+
+/**
+ * What kind of repo file a path is (path relative to the repo root, "/"-separated).
+ * Only root-level files count: a config.json in a subfolder (e.g. `onnx/config.json`) is "other",
+ * except safetensors shards, which may sit in subfolders.
+ */
+export function classifyPath(path: string): PathCategory {
+  if (path === "config.json") return "config";
+  if (path === "generation_config.json") return "generation_config";
+  if (TOKENIZER_FILES.has(path)) return "tokenizer";
+  if (path === "chat_template.jinja" || path === "chat_template.json") return "chat_template";
+  if (/^additional_chat_templates\/[^/]+\.jinja$/.test(path)) return "chat_template";
+  if (path === "model.safetensors.index.json" || path.endsWith(".safetensors")) return "weights";
+  return "other";
+}
+
+/** True for the files whose content we download, snapshot and diff; others only enter the manifest. */
+export function isTrackedPath(path: string): boolean {
+  return classifyPath(path) !== "other";
+}
