@@ -4,12 +4,14 @@
  * Resolution (model_type, then architectures, then the generic fallback) is in ../resolve.ts.
  */
 import type { FamilyReader } from "../types.ts";
+// ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
+import { readDeepseekV3, readDeepseekV32, readGlmMoeDsa, readKimiK2 } from "./deepseek.ts";
 import { readLlama } from "./llama.ts";
 import { readMistral } from "./mistral.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen3 } from "./qwen3.ts";
-
-// ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
+import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
+import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
 // ---- end of E2's imports ----
 
 /** model_type -> reader. */
@@ -19,6 +21,15 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   qwen2: readQwen2,
   qwen3: readQwen3,
   // ---- E2's registrations go here, one line each: model_type: reader ----
+  qwen3_moe: readQwen3Moe,
+  mixtral: readMixtral,
+  minimax_m2: readMinimaxM2,
+  deepseek_v3: readDeepseekV3,
+  deepseek_v32: readDeepseekV32,
+  kimi_k2: readKimiK2,
+  glm_moe_dsa: readGlmMoeDsa,
+  qwen3_vl: readQwen3Vl,
+  qwen3_vl_moe: readQwen3VlMoe,
   // ---- end of E2's registrations ----
 };
 

@@ -1,0 +1,171 @@
+/**
+ * Building blocks shared by the MoE / MLA / hybrid / multimodal family readers.
+ * A "Piece" is one sub-module of a layer: its parameters, the activation elements it stores
+ * per token for backward (bf16 -> x2 bytes when it becomes a node), and the linears LoRA adapts.
+ */
+import type { Linear, StructureNode } from "../types.ts";
+
+export type Piece = { type: string; params: number; actElems: number; linears: Linear[] };
+
+/** Bytes of one bf16 activation element. */
+export const ACT_BYTES = 2;
+
+/** A linear of in x out (with optional bias), as LoRA sees it. */
+export function lin(inF: number, outF: number, count = 1): Linear {
+  return { in: inF, out: outF, count };
+}
+
+/** Parameters of a list of linears (weights only). */
+export function linParams(ls: Linear[]): number {
+  return ls.reduce((s, l) => s + l.in * l.out * l.count, 0);
+}
+
+/** Standard GQA attention: q/k/v/o, optional biases, per-head q/k norms, sinks, output gate. */
+export function gqaAttention(o: {
+  hidden: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  bias?: boolean;
+  oBias?: boolean;
+  /** q_norm and k_norm weights (per-head: head_dim each; per-layer: q and kv widths). */
+  qkNorm?: [number, number];
+  sinks?: boolean;
+  outputGate?: boolean;
+  type?: string;
+}): Piece {
+  const q = o.heads * o.headDim;
+  const kv = o.kvHeads * o.headDim;
+  const qOut = o.outputGate ? 2 * q : q;
+  const linears = [lin(o.hidden, qOut), lin(o.hidden, kv, 2), lin(q, o.hidden)];
+  let params = linParams(linears);
+  if (o.bias) params += qOut + 2 * kv;
+  if (o.oBias) params += o.hidden;
+  params += (o.qkNorm?.[0] ?? 0) + (o.qkNorm?.[1] ?? 0);
+  if (o.sinks) params += o.heads;
+  // Saved for backward (the normed input is the norm node's): q, k, v, attention output (+ gate).
+  const actElems = 2 * q + 2 * kv + (o.outputGate ? q : 0);
+  return { type: o.type ?? "Grouped Query Attn", params, actElems, linears };
+}
+
+/** SwiGLU (or GeGLU) MLP: gate, up, down. */
+export function gatedMlp(hidden: number, inter: number, bias = false): Piece {
+  const linears = [lin(hidden, inter, 2), lin(inter, hidden)];
+  const params = linParams(linears) + (bias ? 2 * inter + hidden : 0);
+  return { type: "SwiGLU", params, actElems: 4 * inter, linears };
+}
+
+/** Non-gated MLP (up, act, down), e.g. relu2 or GELU. */
+export function plainMlp(hidden: number, inter: number, bias: boolean, type = "MLP"): Piece {
+  const linears = [lin(hidden, inter), lin(inter, hidden)];
+  const params = linParams(linears) + (bias ? inter + hidden : 0);
+  return { type, params, actElems: 2 * inter, linears };
+}
+
+export type MoeSpec = {
+  hidden: number;
+  experts: number;
+  topK: number;
+  expertInter: number;
+  /** Per-expert parameters beyond the three (or two) weight matrices (biases). */
+  expertExtra?: number;
+  /** Two matrices per expert (up, down) instead of three (gate, up, down). */
+  ungated?: boolean;
+  sharedInter?: number;
+  sharedGate?: boolean;
+  routerBias?: boolean;
+  /** e_score_correction_bias (DeepSeek/MiniMax noaux_tc routing). */
+  correctionBias?: boolean;
+};
+
+/**
+ * A routed-MoE block: router + experts (+ shared expert). Activations (the input is the norm
+ * node's): router logits, and for each of the top-k experts its dispatched input copy plus its
+ * internals (the spec's SwiGLU 4I per expert), plus the shared expert's internals.
+ */
+export function moeBlock(m: MoeSpec): Piece {
+  const mats = m.ungated ? 2 : 3;
+  const expertParams = mats * m.hidden * m.expertInter + (m.expertExtra ?? 0);
+  let params = m.experts * expertParams + m.hidden * m.experts;
+  if (m.routerBias || m.correctionBias) params += m.experts;
+  const inner = m.ungated ? 2 * m.expertInter : 4 * m.expertInter;
+  let actElems = m.experts + m.topK * (m.hidden + inner);
+  const linears: Linear[] = [
+    lin(m.hidden, m.expertInter, (mats - 1) * m.experts),
+    lin(m.expertInter, m.hidden, m.experts),
+  ];
+  const si = m.sharedInter ?? 0;
+  if (si > 0) {
+    const shared = m.ungated ? plainMlp(m.hidden, si, false) : gatedMlp(m.hidden, si);
+    params += shared.params + (m.sharedGate ? m.hidden : 0);
+    actElems += shared.actElems;
+    linears.push(...shared.linears);
+  }
+  return { type: "MoE", params, actElems, linears };
+}
+
+/** Parameters held by the routed experts' weight matrices alone (for quantization accounting). */
+export function expertWeightParams(m: MoeSpec): number {
+  return m.experts * (m.ungated ? 2 : 3) * m.hidden * m.expertInter;
+}
+
+/** Turns a piece into a node of a repeated block. */
+export function pieceNode(name: string, p: Piece, shape: number[], layer?: number): StructureNode {
+  const node: StructureNode = {
+    name,
+    type: p.type,
+    shape,
+    params: p.params,
+    actBytesPerToken: p.actElems * ACT_BYTES,
+    linears: p.linears,
+  };
+  if (layer !== undefined) node.layer = layer;
+  return node;
+}
+
+/** A plain node without linears. */
+export function node(
+  name: string,
+  type: string,
+  shape: number[],
+  params: number,
+  actElems: number,
+  layer?: number,
+): StructureNode {
+  const n: StructureNode = { name, type, shape, params, actBytesPerToken: actElems * ACT_BYTES };
+  if (layer !== undefined) n.layer = layer;
+  return n;
+}
+
+export type LayerSpec = {
+  mixer: Piece;
+  ffn: Piece;
+  /** Parameters of the two pre-norms (and any extra post-norms folded in). */
+  norm1: number;
+  norm2: number;
+  normType?: string;
+  mixerName?: string;
+  ffnName?: string;
+};
+
+/**
+ * Six nodes per pre-norm residual layer: norm, mixer, add, norm, ffn, add. Activation split as in
+ * blocks.ts: norm and add outputs h each, the mixer and ffn their internals.
+ */
+export function residualLayer(l: number, seq: number, hidden: number, s: LayerSpec): StructureNode[] {
+  const shape = [seq, hidden];
+  const nt = s.normType ?? "RMSNorm";
+  return [
+    node(`${nt}_${l}_1`, nt, shape, s.norm1, hidden, l),
+    pieceNode(`${s.mixerName ?? "Attention"}_${l}`, s.mixer, shape, l),
+    node(`Add_${l}_attn`, "Add", shape, 0, hidden, l),
+    node(`${nt}_${l}_2`, nt, shape, s.norm2, hidden, l),
+    pieceNode(`${s.ffnName ?? (s.ffn.type === "MoE" ? "MoE" : "FFN")}_${l}`, s.ffn, shape, l),
+    node(`Add_${l}_ffn`, "Add", shape, 0, hidden, l),
+  ];
+}
+
+/** Sum of node parameters, counting nodes tied to another once (they carry 0 here). */
+export function sumParams(nodes: StructureNode[]): number {
+  return nodes.reduce((s, n) => s + (n.tiedTo ? 0 : n.params), 0);
+}
