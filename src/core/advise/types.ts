@@ -1,0 +1,42 @@
+/** The estimator's output as stored per revision (only the fields advisories read are typed). */
+export type Estimate = {
+  estimator_version: string;
+  params: { total: number; towers: unknown; tied_embedding: boolean };
+  checkpoint?: { tied_embedding_stored_twice: boolean; extra_scalars: number; stored_total: number };
+  fit: FitCell[];
+};
+
+export type FitCell = {
+  card: string;
+  mode: string;
+  verdict: string;
+  batch: number;
+  split: number[] | null;
+  text: string;
+};
+
+export const CHANGE_KINDS = ["params_total", "tied_embedding_storage", "fit_verdict", "fit_batch"] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** A compared value: a count, a flag, a verdict label ("fits", "2 cards", ...); null when absent. */
+export type StateValue = number | boolean | string | null;
+
+/**
+ * One difference between two estimates. Keys: "params:total",
+ * "checkpoint:tied_embedding_stored_twice", "fit:<card>:<mode>" (verdict),
+ * "fit:<card>:<mode>:batch".
+ */
+export type EstimateChange = {
+  kind: ChangeKind;
+  key: string;
+  before: StateValue;
+  after: StateValue;
+  /** Worth an advisory (a verdict, params or tied-storage change); batch-only changes are not. */
+  advisory: boolean;
+};
+
+/** Per key, the value before an advisory's introducing revision: restoring all of them fixes it. */
+export type Baseline = Record<string, { kind: ChangeKind; value: StateValue }>;
+
+/** An open advisory as stored (baseline read back from its `database_specific`). */
+export type OpenAdvisory = { id: string; introduced: string; baseline: Baseline };
