@@ -91,6 +91,8 @@ export type MemoryFigure = {
   tokens: number;
   batch: number;
   breakdown: Record<string, number>;
+  /** Added: bytes less the LM-head logits part (the seed pages' figure); set on training figures. */
+  bytesWithoutLogits?: number;
 };
 
 export type FitMode = "full_finetune" | "lora" | "serve";

@@ -1,0 +1,134 @@
+/**
+ * The estimator's entry point: config (parsed JSON) and optional checkpoint headers in, a plan out.
+ * Pure: no I/O. Bad input throws EstimatorInputError naming the key.
+ */
+import { analyseCheckpoint, type CheckpointReport } from "./checkpoint.ts";
+import { type ConfigView, configView, EstimatorInputError } from "./config-view.ts";
+import { fitTable } from "./fit.ts";
+import { planMemory } from "./memory.ts";
+import { countParams, ownParams } from "./params.ts";
+import { readModel } from "./resolve.ts";
+import type { CheckpointInput, FitMode, FitVerdict, MemoryFigure } from "./types.ts";
+
+/**
+ * Version of the numbers. Bump rules: any change in a derived number (params, memory, batch, verdict, delta)
+ * bumps the minor version at least; a new family or a fix that changes an existing family's count bumps minor;
+ * output shape changes that remove or rename keys bump major; wording-only changes bump patch.
+ */
+export const ESTIMATOR_VERSION = "1.0.0";
+
+export type MemoryJson = {
+  bytes: number;
+  tokens: number;
+  batch: number;
+  breakdown: Record<string, number>;
+  bytes_without_logits?: number;
+};
+
+export type FitJson = {
+  card: string;
+  capacity_gb: number;
+  mode: FitMode;
+  verdict: FitVerdict;
+  batch: number;
+  split: number[] | null;
+  text: string;
+};
+
+export type StructureJson = {
+  name: string;
+  type: string;
+  shape: number[];
+  params: number;
+  tower: string;
+  tied_to?: string;
+};
+
+export type Estimate = {
+  estimator_version: string;
+  model_type: string;
+  family: string;
+  params: { total: number; towers: Record<string, number>; tied_embedding: boolean };
+  checkpoint?: CheckpointReport;
+  memory: {
+    full_finetune: MemoryJson;
+    lora: MemoryJson;
+    serve: MemoryJson;
+    kv_cache: MemoryJson;
+    lora_params: number;
+  };
+  fit: FitJson[];
+  structure: StructureJson[];
+  warnings: string[];
+};
+
+function memoryJson(m: MemoryFigure): MemoryJson {
+  const out: MemoryJson = { bytes: m.bytes, tokens: m.tokens, batch: m.batch, breakdown: m.breakdown };
+  if (m.bytesWithoutLogits !== undefined) out.bytes_without_logits = m.bytesWithoutLogits;
+  return out;
+}
+
+/** Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). */
+function assertFinite(value: unknown, path: string): void {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new EstimatorInputError(path, "derived a non-finite number");
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => assertFinite(v, `${path}[${i}]`));
+  } else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) assertFinite(v, `${path}.${k}`);
+  }
+}
+
+/** Bytes per scalar of the checkpoint per the config's torch_dtype (for index-only totals). */
+function dtypeBytes(cfg: ConfigView): number {
+  const raw = cfg.raw.torch_dtype ?? cfg.raw.dtype;
+  return raw === "float32" ? 4 : 2;
+}
+
+/** Estimate parameters, checkpoint agreement, memory and card fit for one config. */
+export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput } = {}): Estimate {
+  const cfg = configView(config);
+  const reading = readModel(cfg);
+  const params = countParams(reading);
+  const mem = planMemory(reading, params.total);
+  const out: Estimate = {
+    estimator_version: ESTIMATOR_VERSION,
+    model_type: reading.modelType,
+    family: reading.family,
+    params: { total: params.total, towers: params.towers, tied_embedding: reading.tiedEmbedding },
+    memory: {
+      full_finetune: memoryJson(mem.full),
+      lora: memoryJson(mem.lora),
+      serve: memoryJson(mem.serve),
+      kv_cache: memoryJson(mem.kvCache),
+      lora_params: mem.loraParams,
+    },
+    fit: fitTable(reading, mem).map((r) => ({
+      card: r.card,
+      capacity_gb: r.capacityGb,
+      mode: r.mode,
+      verdict: r.verdict,
+      batch: r.batch,
+      split: r.split,
+      text: r.text,
+    })),
+    structure: reading.towers.flatMap((t) =>
+      t.nodes.map((n) => {
+        const s: StructureJson = {
+          name: n.name,
+          type: n.type,
+          shape: n.shape,
+          params: ownParams(n),
+          tower: t.name,
+        };
+        if (n.tiedTo) s.tied_to = n.tiedTo;
+        return s;
+      }),
+    ),
+    warnings: [...reading.warnings],
+  };
+  if (opts.checkpoint)
+    out.checkpoint = analyseCheckpoint(reading, params.total, opts.checkpoint, dtypeBytes(cfg));
+  assertFinite(out, "(estimate)");
+  return out;
+}
