@@ -6,10 +6,13 @@
 import type { FamilyReader } from "../types.ts";
 // ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
 import { readDeepseekV3, readDeepseekV32, readGlmMoeDsa, readKimiK2 } from "./deepseek.ts";
+import { readGptOss } from "./gpt-oss.ts";
 import { readLlama } from "./llama.ts";
 import { readMistral } from "./mistral.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen3 } from "./qwen3.ts";
+import { readQwen35, readQwen35Moe } from "./qwen3-5.ts";
+import { readQwen3Asr } from "./qwen3-asr.ts";
 import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
 import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
 // ---- end of E2's imports ----
@@ -30,6 +33,10 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   glm_moe_dsa: readGlmMoeDsa,
   qwen3_vl: readQwen3Vl,
   qwen3_vl_moe: readQwen3VlMoe,
+  gpt_oss: readGptOss,
+  qwen3_asr: readQwen3Asr,
+  qwen3_5: readQwen35,
+  qwen3_5_moe: readQwen35Moe,
   // ---- end of E2's registrations ----
 };
 

@@ -1,0 +1,72 @@
+/**
+ * gpt_oss (modeling_gpt_oss.py): GQA with q/k/v/o biases and one learned attention sink per head,
+ * sliding/full alternation from layer_types, and a routed MoE whose experts hold fused gate_up
+ * (h -> 2I, bias) and down (I -> h, bias) weights, router with bias. Experts ship in MXFP4.
+ */
+import type { ConfigView } from "../config-view.ts";
+import type { ModelReading } from "../types.ts";
+import { decoderTower, fullKv, reading, readQuantization, textSeq } from "./moe-frame.ts";
+import { gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
+import { textDims } from "./qwen3-moe.ts";
+
+/** gpt_oss: attention sinks, alternating sliding (window) / full layers, biased MoE experts. */
+export function readGptOss(cfg: ConfigView): ModelReading {
+  const d = textDims(cfg);
+  const bias = cfg.bool("attention_bias", true);
+  const attn = gqaAttention({
+    hidden: d.hidden,
+    heads: d.heads,
+    kvHeads: d.kvHeads,
+    headDim: d.headDim,
+    bias,
+    oBias: bias,
+    sinks: true,
+  });
+  const inter = cfg.int("intermediate_size");
+  const moe = moeBlock({
+    hidden: d.hidden,
+    experts: cfg.int("num_local_experts"),
+    topK: cfg.intOf(["num_experts_per_tok", "experts_per_token"]),
+    expertInter: inter,
+    // gate_up_proj_bias (2I) + down_proj_bias (h) per expert.
+    expertExtra: 2 * inter + d.hidden,
+    routerBias: true,
+  });
+  const layers: LayerSpec[] = Array.from({ length: d.layers }, () => ({
+    mixer: attn,
+    ffn: moe,
+    norm1: d.hidden,
+    norm2: d.hidden,
+  }));
+  const types = cfg.optArray("layer_types");
+  const window = cfg.optInt("sliding_window", 0, { min: 0 });
+  const warnings: string[] = [];
+  if (!types)
+    warnings.push("gpt_oss: no layer_types; assuming sliding on even layers, full on odd (as upstream)");
+  const kvLayers = layers.map((_, i) => {
+    const sliding = types ? types[i] === "sliding_attention" : i % 2 === 0;
+    return fullKv(d.kvHeads, d.headDim, sliding && window > 0 ? window : undefined);
+  });
+  const tied = cfg.bool("tie_word_embeddings", false);
+  return reading({
+    family: "gpt_oss",
+    modelType: cfg.str("model_type"),
+    towers: [
+      decoderTower({
+        seq: textSeq(d.context),
+        hidden: d.hidden,
+        vocab: d.vocab,
+        layers,
+        tied,
+        finalNorm: d.hidden,
+      }),
+    ],
+    contextLength: d.context,
+    lmHead: { vocab: d.vocab, hidden: d.hidden },
+    tiedEmbedding: tied,
+    embeddingParams: d.vocab * d.hidden,
+    kvLayers,
+    quantization: readQuantization(cfg),
+    warnings,
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * qwen3_asr: thinker_config = a Whisper-like audio encoder (audio_config) + a Qwen3 text decoder
+ * (text_config). The audio encoder (Qwen3ASRAudioEncoder) is: three stride-2 Conv2d(3x3) with
+ * downsample_hidden_size channels over the mel spectrogram, conv_out (channels x mel/8 -> d_model,
+ * no bias), sinusoidal positions (a buffer, not stored), encoder_layers LayerNorm blocks with biased
+ * q/k/v/o and fc1/fc2, ln_post, then proj1 (d -> d) and proj2 (d -> output_dim).
+ */
+import type { ConfigView } from "../config-view.ts";
+import type { ModelReading } from "../types.ts";
+import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { node } from "./moe-parts.ts";
+import { textDims } from "./qwen3-moe.ts";
+import { qwen3DenseLayers } from "./qwen3-vl.ts";
+import { encoderTower } from "./vision-parts.ts";
+
+/** 30 s of audio at 100 mel frames per second. */
+const MEL_FRAMES = 3000;
+
+/** Output length of a stride-2, padding-1, kernel-3 convolution. */
+function half(n: number): number {
+  return Math.floor((n + 1) / 2);
+}
+
+/** The audio tower at 30 s of audio (3000 mel frames -> 375 positions after the x8 conv stem). */
+export function qwenAudioTower(a: ConfigView) {
+  const d = a.int("d_model");
+  const mel = a.optInt("num_mel_bins", 128);
+  const ch = a.int("downsample_hidden_size");
+  const out = a.int("output_dim");
+  const seq = half(half(half(MEL_FRAMES)));
+  const f1 = half(mel);
+  const f2 = half(f1);
+  const f3 = half(f2);
+  const convParams = ch * 9 + ch + 2 * (ch * ch * 9 + ch) + ch * f3 * d;
+  // Conv outputs and their GELU outputs per encoder position (the time axis shrinks x2 per conv).
+  const t1 = half(MEL_FRAMES) / seq;
+  const t2 = half(half(MEL_FRAMES)) / seq;
+  const convAct = 2 * ch * (f1 * t1 + f2 * t2 + f3) + d;
+  const stem = node("audio.ConvStem", "Conv2d x3 + Linear", [seq, d], convParams, convAct);
+  stem.linears = [{ in: ch * f3, out: d, count: 1 }];
+  const proj = node(
+    "audio.Projector",
+    "Linear-GELU-Linear",
+    [seq, out],
+    d * d + d + d * out + out,
+    2 * d + out,
+  );
+  proj.linears = [
+    { in: d, out: d, count: 1 },
+    { in: d, out, count: 1 },
+  ];
+  return encoderTower({
+    name: "audio",
+    role: "audio",
+    seq,
+    hidden: d,
+    inter: a.int("encoder_ffn_dim"),
+    heads: a.int("encoder_attention_heads"),
+    layers: a.int("encoder_layers"),
+    bias: true,
+    mlpBias: true,
+    norm: "LayerNorm",
+    front: [node("audio.Input", "Input", [mel, MEL_FRAMES], 0, 0), stem],
+    finalNorm: true,
+    back: [proj],
+  });
+}
+
+/** qwen3_asr: the thinker's audio encoder and Qwen3 text decoder (tied embedding). */
+export function readQwen3Asr(cfg: ConfigView): ModelReading {
+  const th = cfg.sub("thinker_config");
+  const t = th.sub("text_config");
+  const d = textDims(t);
+  const warnings = [
+    "qwen3_asr: audio encoder sized at 30 s (3000 mel frames -> 375 positions after the x8 conv stem)",
+  ];
+  const declared = [t, th, cfg].find((c) => c.has("tie_word_embeddings"));
+  // Qwen3-ASR ties the LM head to the embedding (seed 000: the checkpoint stores both copies).
+  const tied = declared ? declared.bool("tie_word_embeddings", true) : true;
+  if (!declared) warnings.push("qwen3_asr: tie_word_embeddings not in config; the Qwen3-ASR head is tied");
+  const layers = qwen3DenseLayers(t, d);
+  return reading({
+    family: "qwen3_asr",
+    modelType: cfg.str("model_type"),
+    towers: [
+      qwenAudioTower(th.sub("audio_config")),
+      decoderTower({
+        seq: textSeq(d.context),
+        hidden: d.hidden,
+        vocab: d.vocab,
+        layers,
+        tied,
+        finalNorm: d.hidden,
+      }),
+    ],
+    contextLength: d.context,
+    lmHead: { vocab: d.vocab, hidden: d.hidden },
+    tiedEmbedding: tied,
+    embeddingParams: d.vocab * d.hidden,
+    kvLayers: layers.map(() => fullKv(d.kvHeads, d.headDim)),
+    warnings,
+  });
+}
