@@ -1,0 +1,78 @@
+/** Content of one file at one revision, described compactly; bytes are derived on demand. */
+export type FileSpec =
+  | { kind: "text"; text: string }
+  /** A safetensors file stored in LFS: a real header, then a virtual body of zeros never materialised. */
+  | { kind: "safetensors"; header: () => Record<string, unknown> }
+  /** A large LFS blob with no meaningful content (e.g. a .bin), served as a deterministic byte pattern. */
+  | { kind: "virtual"; size: number; seed: string };
+
+/** One commit as a fixture describes it: files set (or deleted with null) relative to its parent. */
+export type CommitSpec = {
+  /** Explicit sha (e.g. a real Hub commit); otherwise sha1(parent + content). */
+  sha?: string;
+  title: string;
+  message?: string;
+  date: string;
+  authors?: string[];
+  changes: Record<string, FileSpec | null>;
+};
+
+export type RepoSpec = {
+  id: string;
+  gated?: false | "auto" | "manual";
+  /** Tokens granted access to a gated repo. */
+  tokens?: string[];
+  pipelineTag?: string;
+  libraryName?: string;
+  tags?: string[];
+  commits: CommitSpec[];
+  /** A history rewrite applied by `forcePush(repo)` without arguments (scripted for demos). */
+  scriptedForcePush?: { dropLast: number; commits: CommitSpec[] };
+};
+
+export type FileEntry = {
+  path: string;
+  size: number;
+  /** git blob sha1 (of the content, or of the LFS pointer). */
+  oid: string;
+  lfs?: { oid: string; size: number; pointerSize: number };
+  /** Bytes [start, end) of the content; bodies of virtual files are generated, not stored. */
+  read: (start: number, end: number) => Buffer;
+  /** Leading bytes that are real content (header of a safetensors file); the rest is generated. */
+  prefixLength: number;
+};
+
+export type Commit = {
+  sha: string;
+  parentSha: string | null;
+  title: string;
+  message: string;
+  date: string;
+  authors: string[];
+  files: Map<string, FileSpec>;
+};
+
+export const ROUTES = ["commits", "tree", "paths-info", "revision", "resolve", "raw", "other"] as const;
+export type Route = (typeof ROUTES)[number];
+
+export type Fault =
+  | { kind: "rate-limit"; times: number; retryAfterS?: number; resetS?: number; httpDate?: boolean }
+  | { kind: "server-error"; times: number; status?: number }
+  | { kind: "reset"; times: number; afterBytes?: number }
+  | { kind: "delay"; times: number; ms: number }
+  | { kind: "safetensors"; times: number; mode: "truncate" | "zero-length" | "huge-length" | "not-json" };
+
+/** Where a fault applies: any repo/route when omitted. `times` counts matching requests. */
+export type FaultRule = Fault & { repo?: string; route?: Route; pathIncludes?: string };
+
+export type RequestLogEntry = {
+  at: number;
+  method: string;
+  path: string;
+  route: Route;
+  repo?: string;
+  status: number;
+  bytes: number;
+  range?: string;
+  fault?: string;
+};
