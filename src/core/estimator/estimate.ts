@@ -73,7 +73,7 @@ function assertFinite(value: unknown, path: string): void {
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new EstimatorInputError(path, "derived a non-finite number");
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => assertFinite(v, `${path}[${i}]`));
+    for (const [i, v] of value.entries()) assertFinite(v, `${path}[${i}]`);
   } else if (typeof value === "object" && value !== null) {
     for (const [k, v] of Object.entries(value)) assertFinite(v, `${path}.${k}`);
   }

@@ -4,17 +4,22 @@
  * Resolution (model_type, then architectures, then the generic fallback) is in ../resolve.ts.
  */
 import type { FamilyReader } from "../types.ts";
+import { readBert } from "./bert.ts";
 // ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
 import { readDeepseekV3, readDeepseekV32, readGlmMoeDsa, readKimiK2 } from "./deepseek.ts";
 import { readGptOss } from "./gpt-oss.ts";
+import { readGpt2 } from "./gpt2.ts";
 import { readLlama } from "./llama.ts";
+import { readMimo } from "./mimo.ts";
 import { readMistral } from "./mistral.ts";
+import { readPhi } from "./phi.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen3 } from "./qwen3.ts";
 import { readQwen35, readQwen35Moe } from "./qwen3-5.ts";
 import { readQwen3Asr } from "./qwen3-asr.ts";
 import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
 import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
+import { readRoberta } from "./roberta.ts";
 // ---- end of E2's imports ----
 
 /** model_type -> reader. */
@@ -23,6 +28,11 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   mistral: readMistral,
   qwen2: readQwen2,
   qwen3: readQwen3,
+  mimo: readMimo,
+  phi: readPhi,
+  gpt2: readGpt2,
+  bert: readBert,
+  roberta: readRoberta,
   // ---- E2's registrations go here, one line each: model_type: reader ----
   qwen3_moe: readQwen3Moe,
   mixtral: readMixtral,
