@@ -4,14 +4,21 @@
  * Resolution (model_type, then architectures, then the generic fallback) is in ../resolve.ts.
  */
 import type { FamilyReader } from "../types.ts";
+import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
+import { readClip } from "./clip.ts";
 // ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
 import { readDeepseekV3, readDeepseekV32, readGlmMoeDsa, readKimiK2 } from "./deepseek.ts";
+import { readGemma4 } from "./gemma4.ts";
 import { readGptOss } from "./gpt-oss.ts";
 import { readGpt2 } from "./gpt2.ts";
+import { readKimiK25 } from "./kimi-k25.ts";
 import { readLlama } from "./llama.ts";
+import { readLlama4 } from "./llama4.ts";
 import { readMimo } from "./mimo.ts";
 import { readMistral } from "./mistral.ts";
+import { readNemotronH } from "./nemotron-h.ts";
+import { readNemotronNas } from "./nemotron-nas.ts";
 import { readPhi } from "./phi.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen3 } from "./qwen3.ts";
@@ -20,6 +27,8 @@ import { readQwen3Asr } from "./qwen3-asr.ts";
 import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
 import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
 import { readRoberta } from "./roberta.ts";
+import { readStep3p7 } from "./step3p7.ts";
+import { readWhisper } from "./whisper.ts";
 // ---- end of E2's imports ----
 
 /** model_type -> reader. */
@@ -33,6 +42,10 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   gpt2: readGpt2,
   bert: readBert,
   roberta: readRoberta,
+  bart: readBart,
+  whisper: readWhisper,
+  clip: readClip,
+  "nemotron-nas": readNemotronNas,
   // ---- E2's registrations go here, one line each: model_type: reader ----
   qwen3_moe: readQwen3Moe,
   mixtral: readMixtral,
@@ -47,6 +60,11 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   qwen3_asr: readQwen3Asr,
   qwen3_5: readQwen35,
   qwen3_5_moe: readQwen35Moe,
+  kimi_k25: readKimiK25,
+  llama4: readLlama4,
+  gemma4: readGemma4,
+  nemotron_h: readNemotronH,
+  step3p7: readStep3p7,
   // ---- end of E2's registrations ----
 };
 

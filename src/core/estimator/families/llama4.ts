@@ -1,0 +1,139 @@
+/**
+ * llama4 (modeling_llama4.py). Text: GQA (no bias; the optional q/k L2 norm has no weights), MoE on
+ * every interleave_moe_layer_step-th layer (router, experts with fused gate_up h -> 2I and down,
+ * plus a shared SwiGLU expert), SwiGLU of intermediate_size_mlp on the others; chunked attention
+ * (attention_chunk_size) on the RoPE layers, global attention every 4th (no_rope_layers).
+ * Vision: unfold-conv patch embedding (no bias), class token, learned positions over
+ * (image/patch)^2 + 1, pre/post LayerNorm, LayerNorm blocks with biased attention and GELU MLP,
+ * a pixel-shuffle adapter MLP (fc1 I -> projector_input_dim, fc2 out -> out, no bias) and the
+ * multi_modal_projector (vision_output_dim -> text hidden, no bias).
+ */
+import type { ConfigView } from "../config-view.ts";
+import type { KvLayer, ModelReading } from "../types.ts";
+import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, node } from "./moe-parts.ts";
+import { textDims } from "./qwen3-moe.ts";
+import { encoderTower, imagePatches, patchEmbedNode } from "./vision-parts.ts";
+
+function llama4Vision(v: ConfigView, textHidden: number) {
+  const hidden = v.int("hidden_size");
+  const patch = v.int("patch_size");
+  const side = v.optInt("image_size", 336);
+  const seq = imagePatches(side, patch) + 1;
+  const ratio = v.optNum("pixel_shuffle_ratio", 0.5);
+  const pIn = v.int("projector_input_dim");
+  const pOut = v.int("projector_output_dim");
+  const inter = v.int("intermediate_size");
+  const outTokens = Math.floor((seq - 1) * ratio * ratio);
+  const front = [
+    node("vision.Input", "Input", [v.optInt("num_channels", 3), side, side], 0, 0),
+    patchEmbedNode("vision.PatchEmbed", seq, v.optInt("num_channels", 3) * patch * patch, hidden, false),
+    // class embedding + positional_embedding_vlm + layernorm_pre
+    node("vision.Positions", "Learned Pos Embed", [seq, hidden], hidden + seq * hidden + 2 * hidden, hidden),
+  ];
+  const adapter = node(
+    "vision.PixelShuffleMLP",
+    "Pixel Shuffle MLP",
+    [outTokens, pOut],
+    inter * pIn + pOut * pOut,
+    0,
+  );
+  // Per output token: the shuffled input (I wide), fc1 output + GELU, fc2 output + GELU.
+  adapter.actBytesPerToken = 2 * (inter + 2 * pIn + 2 * pOut);
+  adapter.linears = [
+    { in: inter, out: pIn, count: 1 },
+    { in: pOut, out: pOut, count: 1 },
+  ];
+  const projector = node(
+    "vision.Projector",
+    "Linear",
+    [outTokens, textHidden],
+    v.int("vision_output_dim") * textHidden,
+    textHidden,
+  );
+  projector.linears = [{ in: v.int("vision_output_dim"), out: textHidden, count: 1 }];
+  return encoderTower({
+    name: "vision",
+    role: "vision",
+    seq,
+    hidden,
+    inter,
+    heads: v.int("num_attention_heads"),
+    layers: v.int("num_hidden_layers"),
+    bias: true,
+    mlpBias: true,
+    norm: "LayerNorm",
+    front,
+    finalNorm: true,
+    back: [adapter, projector],
+  });
+}
+
+/** llama4: interleaved dense / MoE text decoder (+ vision tower and projector when declared). */
+export function readLlama4(cfg: ConfigView): ModelReading {
+  const t = cfg.sub("text_config");
+  const d = textDims(t);
+  const attn = gqaAttention({
+    hidden: d.hidden,
+    heads: d.heads,
+    kvHeads: d.kvHeads,
+    headDim: d.headDim,
+    bias: t.bool("attention_bias", false),
+    oBias: t.bool("attention_bias", false),
+  });
+  const inter = t.int("intermediate_size");
+  const moe = moeBlock({
+    hidden: d.hidden,
+    experts: t.int("num_local_experts"),
+    topK: t.optInt("num_experts_per_tok", 1),
+    expertInter: inter,
+    sharedInter: inter,
+  });
+  const dense = gatedMlp(d.hidden, t.optInt("intermediate_size_mlp", inter));
+  const step = t.optInt("interleave_moe_layer_step", 1);
+  const moeLayers = (t.optArray("moe_layers") as number[] | undefined) ?? [];
+  const isMoe = (i: number) => (t.has("moe_layers") ? moeLayers.includes(i) : (i + 1) % step === 0);
+  const layers: LayerSpec[] = Array.from({ length: d.layers }, (_, i) => ({
+    mixer: attn,
+    ffn: isMoe(i) ? moe : dense,
+    norm1: d.hidden,
+    norm2: d.hidden,
+  }));
+  // RoPE layers attend within attention_chunk_size tokens; every 4th layer (NoPE) is global.
+  const chunk = t.optInt("attention_chunk_size", 0, { min: 0 });
+  const noRope = (t.optArray("no_rope_layers") as number[] | undefined) ?? null;
+  const kvLayers: KvLayer[] = layers.map((_, i) => {
+    const global = noRope ? noRope[i] === 0 : (i + 1) % 4 === 0;
+    return fullKv(d.kvHeads, d.headDim, !global && chunk > 0 ? chunk : undefined);
+  });
+  const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
+  const text = decoderTower({
+    seq: textSeq(d.context),
+    hidden: d.hidden,
+    vocab: d.vocab,
+    layers,
+    tied,
+    finalNorm: d.hidden,
+  });
+  const v = cfg.optSub("vision_config");
+  const warnings = [
+    "llama4: chunked-attention layers are entered as sliding windows of attention_chunk_size",
+  ];
+  const arch = (cfg.optArray("architectures") ?? []) as string[];
+  if (!v && arch.some((a) => a.includes("ConditionalGeneration"))) {
+    warnings.push(
+      "llama4: a multimodal architecture without vision_config: the vision tower and projector are not reconstructed",
+    );
+  }
+  return reading({
+    family: "llama4",
+    modelType: cfg.str("model_type"),
+    towers: v ? [llama4Vision(v, d.hidden), text] : [text],
+    contextLength: d.context,
+    lmHead: { vocab: d.vocab, hidden: d.hidden },
+    tiedEmbedding: tied,
+    embeddingParams: d.vocab * d.hidden,
+    kvLayers,
+    warnings,
+  });
+}
