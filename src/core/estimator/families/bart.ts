@@ -1,0 +1,70 @@
+import type { ConfigView } from "../config-view.ts";
+import { divisible } from "../config-view.ts";
+import type { ModelReading, StructureNode } from "../types.ts";
+import { asHead, embedding, kvCross, kvFull, lmHead, norm, type Place, positionEmbedding } from "./blocks.ts";
+import { decoderLayer, encoderLayer, type Seq2SeqLayer } from "./seq2seq.ts";
+
+/**
+ * BART (modeling_bart.py): shared token embedding (encoder, decoder and LM head tied to it), learned positions
+ * with an offset of 2 per side, layernorm_embedding per side, post-norm layers, optional final layer norms
+ * (add_final_layer_norm, mBART). final_logits_bias is a buffer.
+ */
+export function readBart(cfg: ConfigView): ModelReading {
+  const d = cfg.int("d_model");
+  const encLayers = cfg.int("encoder_layers", { max: 10_000 });
+  const decLayers = cfg.int("decoder_layers", { max: 10_000 });
+  const encHeads = cfg.int("encoder_attention_heads", { max: 100_000 });
+  const decHeads = cfg.int("decoder_attention_heads", { max: 100_000 });
+  const vocab = cfg.int("vocab_size");
+  const positions = cfg.int("max_position_embeddings");
+  const finalNorm = cfg.bool("add_final_layer_norm", false);
+  const tied = cfg.bool("tie_word_embeddings", true);
+  const layer = (heads: number, ffnKey: string): Seq2SeqLayer => {
+    const headDim = divisible(cfg, "d_model", d, heads, "attention heads");
+    return {
+      hidden: d,
+      ffn: cfg.int(ffnKey),
+      self: { hidden: d, heads, kvHeads: heads, headDim, qkvBias: true, oBias: true },
+      attnParamAdjust: 0,
+      preNorm: cfg.bool("normalize_before", false),
+    };
+  };
+  const enc = layer(encHeads, "encoder_ffn_dim");
+  const dec = layer(decHeads, "decoder_ffn_dim");
+  const p: Place = { seq: positions, prefix: "encoder" };
+  const encoder: StructureNode[] = [
+    embedding(p, vocab, d),
+    positionEmbedding(p, positions + 2, d),
+    norm(p, "LayerNorm_emb", "LayerNorm", d),
+  ];
+  for (let i = 1; i <= encLayers; i++) encoder.push(...encoderLayer(p, i, enc));
+  if (finalNorm) encoder.push(norm(p, "LayerNorm_out", "LayerNorm", d));
+  const q: Place = { seq: positions, prefix: "decoder" };
+  const sharedEmb = { ...embedding(q, vocab, d), tiedTo: "encoder.Embedding" };
+  const decoder: StructureNode[] = [
+    sharedEmb,
+    positionEmbedding(q, positions + 2, d),
+    norm(q, "LayerNorm_emb", "LayerNorm", d),
+  ];
+  for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, positions));
+  const head = [lmHead(q, d, vocab, tied ? "encoder.Embedding" : null)];
+  if (finalNorm) head.unshift(norm(q, "LayerNorm_out", "LayerNorm", d));
+  const headDim = d / decHeads;
+  return {
+    family: "bart",
+    modelType: "bart",
+    towers: [
+      { name: "encoder", role: "encoder", seqLen: positions, nodes: encoder },
+      { name: "decoder", role: "decoder", seqLen: positions, nodes: [...decoder, ...asHead(head)] },
+    ],
+    contextLength: positions,
+    lmHead: { vocab, hidden: d },
+    tiedEmbedding: tied,
+    embeddingParams: vocab * d,
+    kvLayers: [
+      ...Array.from({ length: decLayers }, () => kvFull(decHeads, headDim)),
+      ...Array.from({ length: decLayers }, () => kvCross(decHeads, headDim, positions)),
+    ],
+    warnings: [],
+  };
+}

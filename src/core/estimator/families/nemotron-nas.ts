@@ -1,0 +1,99 @@
+import type { ConfigView } from "../config-view.ts";
+import { divisible } from "../config-view.ts";
+import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
+import {
+  add,
+  asHead,
+  attention,
+  embedding,
+  kvFull,
+  linear,
+  lmHead,
+  norm,
+  type Place,
+  rope,
+  swiglu,
+} from "./blocks.ts";
+
+/** DeciLM's rule: int(2 * ffn_mult * hidden / 3) rounded up to a multiple of 256. */
+export function ffnMultToIntermediate(mult: number, hidden: number): number {
+  const size = Math.trunc((2 * mult * hidden) / 3);
+  return size % 256 === 0 ? size : size + 256 - (size % 256);
+}
+
+/**
+ * Nemotron-NAS / DeciLM (Llama-3_3-Nemotron-Super, modeling_decilm.py): Llama layers with per-layer
+ * block_configs. Attention: no_op (skipped, no norm), replace_with_linear (hidden x hidden, no bias), or GQA with
+ * num_attention_heads / n_heads_in_group kv heads. FFN: no_op, replace_with_linear, or SwiGLU at ffn_mult.
+ */
+export function readNemotronNas(cfg: ConfigView): ModelReading {
+  const h = cfg.int("hidden_size");
+  const heads = cfg.int("num_attention_heads", { max: 100_000 });
+  const headDim = cfg.has("head_dim")
+    ? cfg.int("head_dim")
+    : divisible(cfg, "hidden_size", h, heads, "num_attention_heads");
+  const vocab = cfg.int("vocab_size");
+  const context = cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null;
+  const tied = cfg.bool("tie_word_embeddings", false);
+  const blocks = cfg.list("block_configs");
+  if (cfg.has("num_hidden_layers") && cfg.int("num_hidden_layers", { max: 10_000 }) !== blocks.length) {
+    cfg.fail(
+      "block_configs",
+      `${blocks.length} entries but num_hidden_layers is ${String(cfg.raw.num_hidden_layers)}`,
+    );
+  }
+  const p: Place = { seq: context ?? 2048 };
+  const nodes: StructureNode[] = [embedding(p, vocab, h), rope(p, h)];
+  const kvLayers: KvLayer[] = [];
+  blocks.forEach((b, idx) => {
+    const i = idx + 1;
+    const q: Place = { ...p, layer: i };
+    const a = b.sub("attention");
+    if (!a.bool("no_op", false)) {
+      nodes.push(norm(q, `RMSNorm_${i}_1`, "RMSNorm", h));
+      if (a.bool("replace_with_linear", false)) {
+        nodes.push(linear(q, `Attention_${i}`, "Linear (attention replaced)", h, h, false));
+      } else {
+        const group = a.int("n_heads_in_group", { max: heads });
+        const kvHeads = divisible(a, "n_heads_in_group", heads, group, "n_heads_in_group");
+        nodes.push(
+          attention(q, `Attention_${i}`, {
+            hidden: h,
+            heads,
+            kvHeads,
+            headDim,
+            qkvBias: false,
+            oBias: false,
+          }),
+        );
+        kvLayers.push(kvFull(kvHeads, headDim));
+      }
+      nodes.push(add(q, `Add_${i}_attn`, h));
+    }
+    const f = b.sub("ffn");
+    if (!f.bool("no_op", false)) {
+      nodes.push(norm(q, `RMSNorm_${i}_2`, "RMSNorm", h));
+      if (f.bool("replace_with_linear", false)) {
+        nodes.push(linear(q, `FFN_${i}`, "Linear (FFN replaced)", h, h, false));
+      } else {
+        const mult = f.num("ffn_mult", { min: 1e-6, max: 1000 });
+        nodes.push(swiglu(q, `FFN_${i}`, h, ffnMultToIntermediate(mult, h)));
+      }
+      nodes.push(add(q, `Add_${i}_ffn`, h));
+    }
+  });
+  nodes.push(
+    ...asHead([norm(p, "RMSNorm_out", "RMSNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),
+  );
+  return {
+    family: "nemotron-nas",
+    modelType: "nemotron-nas",
+    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes }],
+    contextLength: context,
+    lmHead: { vocab, hidden: h },
+    tiedEmbedding: tied,
+    embeddingParams: vocab * h,
+    kvLayers,
+    warnings: [],
+  };
+}
