@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import type { JobContext } from "../src/queue/types.ts";
+import { advanceRepo } from "../src/services/advance-repo.ts";
+import type { PipelineServices } from "../src/services/deps.ts";
+import { RepoName, Sha } from "../src/services/repo-name.ts";
+
+/**
+ * Processes the repo's oldest pending revision (snapshot, diff, estimate, advise), then queues itself
+ * for the next one. `sha` only names the job (so the follow-up job is not deduplicated against the
+ * running one); the handler always takes the oldest pending revision from the store.
+ */
+export const advanceRepoJob = defineJob({
+  name: "advance-repo",
+  queue: "hub",
+  payload: z.object({ repo: RepoName, sha: Sha.optional() }),
+  opts: { attempts: 5, backoff: { delayMs: 10_000, jitter: 0.3 } },
+  jobId: (p) => (p.sha ? jobIdFor("advance", p.repo, p.sha) : jobIdFor("advance", p.repo)),
+  group: (p) => p.repo,
+  async handler(payload, ctx: JobContext<PipelineServices>) {
+    const result = await advanceRepo(ctx.services, payload.repo);
+    if (result.nextPendingSha) {
+      await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
+    }
+    // Webhook fan-out is W's "notify" job; until it is registered, events stay in the store for it.
+    if (!ctx.hasJob("notify")) return;
+    for (const eventId of result.eventIds) await ctx.enqueue("notify", { eventId });
+  },
+});

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import type { JobContext } from "../src/queue/types.ts";
+import type { PipelineServices } from "../src/services/deps.ts";
+import { listWatchedRepos } from "../src/services/watch-repos.ts";
+
+/** The scheduler tick's fan-out: one poll-repo job per watched repo (deduplicated per repo). */
+export const pollAllJob = defineJob({
+  name: "poll-all",
+  queue: "hub",
+  payload: z.object({}).passthrough(),
+  opts: { attempts: 3, backoff: { delayMs: 5_000, jitter: 0.2 } },
+  schedule: "*/15 * * * *",
+  jobId: () => jobIdFor("poll-all"),
+  async handler(_payload, ctx: JobContext<PipelineServices>) {
+    const repos = await listWatchedRepos(ctx.services);
+    for (const repo of repos) await ctx.enqueue("poll-repo", { repo: repo.name });
+  },
+});

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import type { JobContext } from "../src/queue/types.ts";
+import type { PipelineServices } from "../src/services/deps.ts";
+import { pollRepo } from "../src/services/poll-repo.ts";
+import { RepoName } from "../src/services/repo-name.ts";
+
+/** Asks the Hub for commits newer than the last seen sha, records them as pending, starts advancing. */
+export const pollRepoJob = defineJob({
+  name: "poll-repo",
+  queue: "hub",
+  payload: z.object({ repo: RepoName }),
+  opts: { attempts: 5, backoff: { delayMs: 10_000, jitter: 0.3 } },
+  jobId: (p) => jobIdFor("poll", p.repo),
+  group: (p) => p.repo,
+  async handler(payload, ctx: JobContext<PipelineServices>) {
+    const result = await pollRepo(ctx.services, payload.repo);
+    if (result.nextPendingSha) {
+      await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
+    }
+  },
+});

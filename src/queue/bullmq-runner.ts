@@ -1,0 +1,135 @@
+import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { checkRegistry, parsePayload } from "./check-registry.ts";
+import { classifyJobError, errorMessage } from "./errors.ts";
+import type { AnyJob, EnqueueOptions, JobRunner, QueueName } from "./types.ts";
+
+/**
+ * Distributed mode's queue. One BullMQ queue per `QueueName` ("hub", "maintenance", "webhooks") with
+ * named jobs in it: jobs that share a rate limit share a queue (a Hub 429 pauses every Hub-calling job,
+ * BullMQ rate limits being per queue), and a worker process consumes all queues.
+ * Job ids are deterministic (`poll__owner--name`), so a job queued twice runs once; completed and
+ * failed jobs are removed, so the same id can be queued again later (the store, not Redis, keeps history).
+ */
+export type BullmqRunnerOptions<S> = {
+  jobs: readonly AnyJob[];
+  services: S;
+  redisUrl: string;
+  /** Redis key prefix; tests use a unique one each. */
+  prefix: string;
+  /** Jobs one worker process runs at once per queue (default 4). */
+  concurrency?: number;
+  /** Lock and stalled-check timings (ms); short in tests so a killed worker's job is recovered fast. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  onFailed?: (info: { name: string; jobId: string; error: string; final: boolean }) => void;
+};
+
+export type BullmqRunner = JobRunner & { queue(name: QueueName): Queue };
+
+export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRunner {
+  const byName = checkRegistry(options.jobs);
+  // Producer connection fails fast when Redis is down; worker connections wait forever (BullMQ's advice).
+  const producer = new Redis(options.redisUrl, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+  });
+  const consumer = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const queues = new Map<QueueName, Queue>();
+  const workers: Worker[] = [];
+  let connecting: Promise<void> | undefined;
+
+  function queue(name: QueueName): Queue {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: producer, prefix: options.prefix });
+      queues.set(name, q);
+    }
+    return q;
+  }
+
+  async function enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
+    const job = byName.get(name);
+    if (!job) throw new Error(`hubwatch: no job named "${name}" in the registry`);
+    const parsed = parsePayload(job, payload);
+    if (!parsed.ok) throw new Error(parsed.error);
+    connecting ??= producer.status === "wait" ? producer.connect() : Promise.resolve();
+    await connecting;
+    const jobId = opts.jobId ?? job.jobId?.(parsed.value);
+    if (jobId?.includes(":")) throw new Error(`hubwatch: job id "${jobId}" contains ':'`);
+    await queue(job.queue).add(name, parsed.value, {
+      ...(jobId ? { jobId } : {}),
+      ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+      attempts: job.opts.attempts,
+      backoff: { type: "exponential", delay: job.opts.backoff.delayMs, jitter: job.opts.backoff.jitter },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  function processorFor(getWorker: () => Worker) {
+    return async (bullJob: Job, token?: string): Promise<void> => {
+      const job = byName.get(bullJob.name);
+      if (!job) throw new UnrecoverableError(`no job named "${bullJob.name}" in this worker's registry`);
+      const parsed = parsePayload(job, bullJob.data);
+      if (!parsed.ok) throw new UnrecoverableError(parsed.error);
+      const ctx = {
+        services: options.services,
+        enqueue,
+        hasJob: (n: string) => byName.has(n),
+        attempt: bullJob.attemptsMade + 1,
+        runId: bullJob.id ?? token ?? "",
+      };
+      try {
+        await job.handler(parsed.value, ctx);
+      } catch (err) {
+        const verdict = classifyJobError(err);
+        if (verdict.kind === "rate_limited") {
+          await getWorker().rateLimit(verdict.delayMs);
+          throw Worker.RateLimitError();
+        }
+        if (verdict.kind === "permanent") throw new UnrecoverableError(errorMessage(err));
+        throw err;
+      }
+    };
+  }
+
+  function startWorker(name: QueueName): void {
+    const worker: Worker = new Worker(
+      name,
+      processorFor(() => worker),
+      {
+        connection: consumer,
+        prefix: options.prefix,
+        concurrency: options.concurrency ?? 4,
+        ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
+        ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+      },
+    );
+    worker.on("error", (err) =>
+      options.onFailed?.({ name: `worker:${name}`, jobId: "", error: errorMessage(err), final: false }),
+    );
+    worker.on("failed", (bullJob, err) => {
+      if (!bullJob) return;
+      const final = bullJob.attemptsMade >= (bullJob.opts.attempts ?? 1) || err instanceof UnrecoverableError;
+      options.onFailed?.({ name: bullJob.name, jobId: bullJob.id ?? "", error: errorMessage(err), final });
+    });
+    workers.push(worker);
+  }
+
+  return {
+    enqueue,
+    queue,
+    async start() {
+      const names = new Set(options.jobs.map((j) => j.queue));
+      for (const name of names) startWorker(name);
+      await Promise.all(workers.map((w) => w.waitUntilReady()));
+    },
+    async close() {
+      await Promise.allSettled(workers.map((w) => w.close()));
+      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      await Promise.allSettled([producer, consumer].map((c) => (c.status === "end" ? undefined : c.quit())));
+    },
+  };
+}

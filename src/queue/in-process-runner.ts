@@ -1,0 +1,165 @@
+import { randomUUID } from "node:crypto";
+import { backoffDelayMs } from "./backoff.ts";
+import { checkRegistry, parsePayload } from "./check-registry.ts";
+import { classifyJobError, errorMessage } from "./errors.ts";
+import type { AnyJob, EnqueueOptions, JobRunner } from "./types.ts";
+
+/**
+ * Embedded mode's queue: an in-memory list with the BullMQ semantics the handlers rely on: a job id
+ * that is queued or running is not added twice; failures retry with exponential backoff and jitter;
+ * a Hub 429 pauses the job's whole queue for Retry-After without using up an attempt; a permanent
+ * error is not retried. Jobs with the same group key (one repo) never run at the same time.
+ * Nothing survives the process: embedded mode re-derives its work from the store at the next poll.
+ */
+export type FailedJob = { name: string; jobId: string; payload: unknown; error: string; attempts: number };
+
+export type InProcessRunner = JobRunner & {
+  /** Resolves when nothing is queued, delayed or running. */
+  idle(): Promise<void>;
+  readonly failures: readonly FailedJob[];
+  readonly completed: number;
+};
+
+export type InProcessOptions<S> = {
+  jobs: readonly AnyJob[];
+  services: S;
+  /** Jobs running at once across groups (default 4). */
+  concurrency?: number;
+  /** Multiplies every backoff and rate-limit delay (tests use 0.001). */
+  delayScale?: number;
+  onFailed?: (failure: FailedJob) => void;
+};
+
+type Entry = { id: string; job: AnyJob; payload: unknown; attempt: number; readyAt: number; group?: string };
+
+export function createInProcessRunner<S>(options: InProcessOptions<S>): InProcessRunner {
+  const byName = checkRegistry(options.jobs);
+  const concurrency = options.concurrency ?? 4;
+  const scale = options.delayScale ?? 1;
+  const waiting: Entry[] = [];
+  const activeIds = new Set<string>();
+  const activeGroups = new Set<string>();
+  const running = new Set<Promise<void>>();
+  const pausedUntil = new Map<string, number>();
+  const failures: FailedJob[] = [];
+  let idleWaiters: Array<() => void> = [];
+  let started = false;
+  let timer: NodeJS.Timeout | undefined;
+  let completed = 0;
+
+  async function enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
+    const job = byName.get(name);
+    if (!job) throw new Error(`hubwatch: no job named "${name}" in the registry`);
+    const parsed = parsePayload(job, payload);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const id = opts.jobId ?? job.jobId?.(parsed.value) ?? `${name}__${randomUUID()}`;
+    if (activeIds.has(id) || waiting.some((e) => e.id === id)) return;
+    const readyAt = Date.now() + (opts.delayMs ?? 0) * scale;
+    waiting.push({ id, job, payload: parsed.value, attempt: 1, readyAt, group: job.group?.(parsed.value) });
+    pump();
+  }
+
+  function runnable(e: Entry, now: number): boolean {
+    if (e.readyAt > now) return false;
+    if ((pausedUntil.get(e.job.queue) ?? 0) > now) return false;
+    return e.group === undefined || !activeGroups.has(e.group);
+  }
+
+  function pump(): void {
+    if (!started) return;
+    const now = Date.now();
+    while (running.size < concurrency) {
+      const index = waiting.findIndex((e) => runnable(e, now));
+      if (index < 0) break;
+      const [entry] = waiting.splice(index, 1);
+      if (entry) start(entry);
+    }
+    armTimer(now);
+    if (waiting.length === 0 && running.size === 0) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  function armTimer(now: number): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const times = waiting
+      .map((e) => Math.max(e.readyAt, pausedUntil.get(e.job.queue) ?? 0))
+      .filter((t) => t > now);
+    if (times.length === 0) return;
+    timer = setTimeout(pump, Math.min(...times) - now);
+  }
+
+  function start(entry: Entry): void {
+    activeIds.add(entry.id);
+    if (entry.group !== undefined) activeGroups.add(entry.group);
+    const ctx = {
+      services: options.services,
+      enqueue,
+      hasJob: (n: string) => byName.has(n),
+      attempt: entry.attempt,
+      runId: entry.id,
+    };
+    const run = entry.job
+      .handler(entry.payload, ctx)
+      .then(() => {
+        completed += 1;
+      })
+      .catch((err: unknown) => settleFailure(entry, err))
+      .finally(() => {
+        activeIds.delete(entry.id);
+        if (entry.group !== undefined) activeGroups.delete(entry.group);
+        running.delete(run);
+        pump();
+      });
+    running.add(run);
+  }
+
+  function settleFailure(entry: Entry, err: unknown): void {
+    const verdict = classifyJobError(err);
+    const now = Date.now();
+    if (verdict.kind === "rate_limited") {
+      const until = now + verdict.delayMs * scale;
+      pausedUntil.set(entry.job.queue, until);
+      waiting.push({ ...entry, readyAt: until });
+      return;
+    }
+    if (verdict.kind === "retry" && entry.attempt < entry.job.opts.attempts) {
+      const delay = backoffDelayMs(entry.attempt, entry.job.opts.backoff) * scale;
+      waiting.push({ ...entry, attempt: entry.attempt + 1, readyAt: now + delay });
+      return;
+    }
+    const failure = {
+      name: entry.job.name,
+      jobId: entry.id,
+      payload: entry.payload,
+      error: errorMessage(err),
+      attempts: entry.attempt,
+    };
+    failures.push(failure);
+    options.onFailed?.(failure);
+  }
+
+  return {
+    enqueue,
+    async start() {
+      started = true;
+      pump();
+    },
+    async close() {
+      started = false;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+    idle() {
+      if (waiting.length === 0 && running.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    failures,
+    get completed() {
+      return completed;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import type { FindingKind } from "../db/schema/index.ts";
+import { getRepoByName, type Repo, setRepoStatus } from "../repositories/repos.repository.ts";
+import {
+  getParentRevision,
+  listRevisionsByRepo,
+  markRevisionFailed,
+  nextPendingRevision,
+  type Revision,
+} from "../repositories/revisions.repository.ts";
+import { withTransaction } from "../repositories/transaction.ts";
+import { adviseRevision } from "./advise-revision.ts";
+import type { PipelineServices } from "./deps.ts";
+import { diffRevision } from "./diff-revision.ts";
+import { estimateRevision } from "./estimate-revision.ts";
+import { BadUpstreamDataError, hubErrorKind } from "./hub-errors.ts";
+import { recordFinding } from "./record-finding.ts";
+import { snapshotRevision } from "./snapshot-revision.ts";
+
+export type AdvanceOutcome = {
+  /** The revision this run worked on (null: nothing pending). */
+  sha: string | null;
+  status: "done" | "failed" | "gated" | "idle";
+  nextPendingSha: string | null;
+  /** Webhook events recorded by this run (for the notify job). */
+  eventIds: string[];
+  opened: string[];
+  closed: string[];
+};
+
+const IDLE: AdvanceOutcome = {
+  sha: null,
+  status: "idle",
+  nextPendingSha: null,
+  eventIds: [],
+  opened: [],
+  closed: [],
+};
+
+/**
+ * Takes the repo's oldest pending revision through snapshot, diff, estimate and advise. Each step
+ * commits on its own and is idempotent, so a rerun (retry, second worker) ends in the same store.
+ * Bad upstream data fails the revision with a recorded reason and finding, and the repo moves on;
+ * Hub outages and 429s are thrown for the runner to retry.
+ */
+export async function advanceRepo(s: PipelineServices, name: string): Promise<AdvanceOutcome> {
+  const repo = await getRepoByName(s.db, name);
+  if (!repo) return IDLE;
+  const revision = await nextPendingRevision(s.db, repo.id);
+  if (!revision) return IDLE;
+  const base = await baseRevision(s, revision);
+  let outcome: AdvanceOutcome;
+  try {
+    await snapshotRevision(s, repo, revision, base);
+    await diffRevision(s, revision, base);
+    const estimate = await estimateRevision(s, revision);
+    const advised = await adviseRevision(s, repo, revision, base, estimate);
+    outcome = { ...IDLE, sha: revision.sha, status: "done", ...advised };
+  } catch (err) {
+    const status = await settle(s, repo, revision, err);
+    outcome = { ...IDLE, sha: revision.sha, status };
+    if (status === "gated") return outcome;
+  }
+  const next = await nextPendingRevision(s.db, repo.id);
+  return { ...outcome, nextPendingSha: next?.sha ?? null };
+}
+
+/** The revision to compare with: its parent if processed, else the last processed one before it. */
+async function baseRevision(s: PipelineServices, revision: Revision): Promise<Revision | null> {
+  const parent = await getParentRevision(s.db, revision);
+  if (parent?.status === "done") return parent;
+  const done = await listRevisionsByRepo(s.db, revision.repoId, { status: "done", newestFirst: true });
+  return done.find((r) => r.seq < revision.seq) ?? null;
+}
+
+/** Records a permanent failure; rethrows what a retry may fix. */
+async function settle(
+  s: PipelineServices,
+  repo: Repo,
+  revision: Revision,
+  err: unknown,
+): Promise<"failed" | "gated"> {
+  const message = err instanceof Error ? err.message : String(err);
+  const hub = hubErrorKind(err);
+  if (hub === "access") {
+    await withTransaction(s.db, async (tx) => {
+      await setRepoStatus(tx, repo.id, "gated", message);
+      await recordFinding(tx, { repoId: repo.id, sha: null, kind: "gated", message });
+    });
+    return "gated";
+  }
+  let kind: FindingKind;
+  if (err instanceof BadUpstreamDataError) kind = err.kind;
+  else if (hub === "bad_data") kind = /safetensors|header/i.test(message) ? "bad_header" : "other";
+  else if (hub === "not_found") kind = "not_found";
+  else throw err;
+  s.log.warn({ repo: repo.name, sha: revision.sha, kind, err: message }, "revision failed");
+  await withTransaction(s.db, async (tx) => {
+    await markRevisionFailed(tx, revision.id, `${kind}: ${message}`, s.now());
+    await recordFinding(tx, { repoId: repo.id, sha: revision.sha, kind, message });
+  });
+  return "failed";
+}

@@ -1,0 +1,150 @@
+import { compareEstimates, estimateState } from "../core/advise/compare.ts";
+import { type AdvisoryAction, type OpenAction, planAdvisory } from "../core/advise/plan.ts";
+import type { Estimate as AdviseEstimate } from "../core/advise/types.ts";
+import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts";
+import type { WebhookEventType } from "../db/schema/index.ts";
+import type { Tx } from "../db/types.ts";
+import {
+  closeAdvisory,
+  getAdvisory,
+  listOpenAdvisories,
+  openAdvisory,
+} from "../repositories/advisories.repository.ts";
+import { upsertBadge } from "../repositories/badges.repository.ts";
+import type { Repo } from "../repositories/repos.repository.ts";
+import { markRevisionDone, type Revision } from "../repositories/revisions.repository.ts";
+import { withTransaction } from "../repositories/transaction.ts";
+import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
+import { baselineOf, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { baseEstimate } from "./base-estimate.ts";
+import type { PipelineServices } from "./deps.ts";
+import { buildRepoBadges } from "./repo-badges.ts";
+
+export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[] };
+
+/**
+ * Compares a revision's estimate with its base's (same estimator version, so only upstream changes
+ * count), opens or closes advisories as planned by the core, refreshes the repo's badges, records
+ * webhook events and marks the revision done: all in one transaction, so a crash leaves it pending.
+ */
+export async function adviseRevision(
+  s: PipelineServices,
+  repo: Repo,
+  revision: Revision,
+  base: Revision | null,
+  estimate: Estimate,
+): Promise<AdviseOutcome> {
+  const before = base ? await baseEstimate(s, base) : null;
+  const changes = before
+    ? compareEstimates(before as AdviseEstimate, estimate as AdviseEstimate).changes
+    : [];
+  const now = s.now();
+  return withTransaction(s.db, async (tx) => {
+    const open = (await listOpenAdvisories(tx, repo.id)).map((a) => ({
+      id: a.id,
+      introduced: a.introducedSha,
+      baseline: baselineOf(a.record),
+    }));
+    const state = estimateState(estimate as AdviseEstimate);
+    const { actions } = planAdvisory({
+      open,
+      changes,
+      revision: revision.sha,
+      parent: base?.sha ?? null,
+      state,
+    });
+    const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [] };
+    for (const action of actions) await apply(tx, repo, action, now, outcome);
+    const openCount = (await listOpenAdvisories(tx, repo.id)).length;
+    for (const [metric, json] of Object.entries(buildRepoBadges(estimate, openCount))) {
+      await upsertBadge(tx, repo.id, metric, json, now);
+    }
+    const processed = {
+      repo: repo.name,
+      sha: revision.sha,
+      parent: base?.sha ?? null,
+      params_total: estimate.params.total,
+    };
+    await emit(tx, repo, "revision.processed", `${repo.name}@${revision.sha}`, processed, outcome);
+    await markRevisionDone(tx, revision.id, now);
+    return outcome;
+  });
+}
+
+async function apply(
+  tx: Tx,
+  repo: Repo,
+  action: AdvisoryAction,
+  now: Date,
+  out: AdviseOutcome,
+): Promise<void> {
+  if (action.type === "open") {
+    const { advisory, created } = await openAdvisory(tx, {
+      repoId: repo.id,
+      introducedSha: action.introduced,
+      published: now,
+      modified: now,
+      record: (id) => recordFor(id, repo.name, action, null, now, now),
+    });
+    if (!created) return;
+    out.opened.push(advisory.id);
+    await emit(
+      tx,
+      repo,
+      "advisory.opened",
+      advisory.id,
+      { id: advisory.id, repo: repo.name, record: advisory.record },
+      out,
+    );
+    return;
+  }
+  const existing = await getAdvisory(tx, action.id);
+  if (!existing || existing.status === "closed") return;
+  const facts = factsOf(existing.record);
+  const open: OpenAction = {
+    type: "open",
+    introduced: existing.introducedSha,
+    parent: facts.parent,
+    changes: facts.changes,
+    baseline: baselineOf(existing.record),
+  };
+  const record = recordFor(existing.id, repo.name, open, action.fixed, existing.published, now);
+  await closeAdvisory(tx, existing.id, { fixedSha: action.fixed, modified: now, record });
+  out.closed.push(existing.id);
+  await emit(tx, repo, "advisory.closed", existing.id, { id: existing.id, repo: repo.name, record }, out);
+}
+
+function recordFor(
+  id: string,
+  repo: string,
+  a: OpenAction,
+  fixed: string | null,
+  published: Date,
+  modified: Date,
+) {
+  return buildAdvisoryRecord({
+    id,
+    repo,
+    introduced: a.introduced,
+    parent: a.parent,
+    fixed,
+    changes: a.changes,
+    baseline: a.baseline,
+    published,
+    modified,
+    estimatorVersion: ESTIMATOR_VERSION,
+  });
+}
+
+async function emit(
+  tx: Tx,
+  repo: Repo,
+  type: WebhookEventType,
+  subject: string,
+  data: Record<string, unknown>,
+  out: AdviseOutcome,
+): Promise<void> {
+  const id = makeEventId(type, subject);
+  const { created } = await insertEvent(tx, { id, type, repoId: repo.id, payload: { type, data } });
+  if (created) out.eventIds.push(id);
+}

@@ -1,0 +1,58 @@
+import { EstimatorInputError } from "../core/estimator/config-view.ts";
+import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
+import { upsertEstimate } from "../repositories/estimates.repository.ts";
+import type { Revision } from "../repositories/revisions.repository.ts";
+import { type FileState, parseJson, tensors } from "./change-builders.ts";
+import type { PipelineServices } from "./deps.ts";
+import { BadUpstreamDataError } from "./hub-errors.ts";
+import { loadRevisionFiles } from "./revision-files.ts";
+
+/**
+ * Runs the pure estimator on a revision's config.json (+ the tensors of its safetensors headers) and
+ * stores the result under the current estimator version. A config that is not JSON, or that the
+ * estimator rejects, throws BadUpstreamDataError (the revision fails with it); the error is also
+ * stored as the estimate so the history shows why there is none.
+ */
+export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate> {
+  const files = await loadRevisionFiles(s.db, revision.id);
+  try {
+    const result = computeEstimate(files);
+    await upsertEstimate(s.db, {
+      revisionId: revision.id,
+      estimatorVersion: ESTIMATOR_VERSION,
+      paramsTotal: result.params.total,
+      result,
+    });
+    return result;
+  } catch (err) {
+    if (!(err instanceof BadUpstreamDataError)) throw err;
+    await upsertEstimate(s.db, {
+      revisionId: revision.id,
+      estimatorVersion: ESTIMATOR_VERSION,
+      error: err.message,
+    });
+    throw err;
+  }
+}
+
+/** The estimate for stored files; throws BadUpstreamDataError for a missing, unparseable or rejected config. */
+export function computeEstimate(files: Map<string, FileState>): Estimate {
+  const config = files.get("config.json");
+  if (!config || config.content === null)
+    throw new BadUpstreamDataError("bad_config", "config.json: missing");
+  const parsed = parseJson(config.content);
+  if (parsed === undefined) throw new BadUpstreamDataError("bad_config", "config.json: not valid JSON");
+  const shards = [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
+  const list = tensors(shards);
+  try {
+    return estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
+  } catch (err) {
+    if (err instanceof EstimatorInputError)
+      throw new BadUpstreamDataError("bad_config", `config.json: ${err.message}`);
+    // The estimator is pure: whatever else it throws would throw again on retry.
+    throw new BadUpstreamDataError(
+      "estimator_error",
+      `estimator: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}

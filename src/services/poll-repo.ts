@@ -1,0 +1,91 @@
+import type { Tx } from "../db/types.ts";
+import type { Repo } from "../repositories/repos.repository.ts";
+import { getRepoByName, markRepoPolled, setRepoStatus } from "../repositories/repos.repository.ts";
+import {
+  insertPendingRevisions,
+  listRevisionsByRepo,
+  markForcePushedAway,
+  type NewRevision,
+  nextPendingRevision,
+} from "../repositories/revisions.repository.ts";
+import { withTransaction } from "../repositories/transaction.ts";
+import type { PipelineServices } from "./deps.ts";
+import { hubErrorKind } from "./hub-errors.ts";
+import type { HubCommit, NewCommits } from "./hub-port.ts";
+import { recordFinding } from "./record-finding.ts";
+
+export type PollOutcome = {
+  status: "ok" | "gated" | "not_found" | "unwatched";
+  newRevisions: number;
+  forcePushed: boolean;
+  /** Oldest revision still to process, if any (new or left over from an earlier run). */
+  nextPendingSha: string | null;
+};
+
+/**
+ * Asks the Hub for commits after the repo's last seen sha (one request when nothing is new) and
+ * records them as pending revisions, oldest first, in one transaction with the repo's new head.
+ * 401/403 and 404 are recorded on the repo (status + finding) and not thrown: retrying cannot help.
+ * A force push (last seen sha gone) is recorded as a finding; revisions no longer upstream are flagged.
+ */
+export async function pollRepo(s: PipelineServices, name: string): Promise<PollOutcome> {
+  const repo = await getRepoByName(s.db, name);
+  if (!repo) return { status: "unwatched", newRevisions: 0, forcePushed: false, nextPendingSha: null };
+  let upstream: NewCommits;
+  try {
+    upstream = await s.hub.listNewCommits({ repo: name, sinceSha: repo.lastSeenSha });
+  } catch (err) {
+    const kind = hubErrorKind(err);
+    if (kind !== "not_found" && kind !== "access") throw err;
+    const status = kind === "access" ? "gated" : "not_found";
+    await recordUnreachable(s, repo, status, err instanceof Error ? err.message : String(err));
+    return { status, newRevisions: 0, forcePushed: false, nextPendingSha: null };
+  }
+  const inserted = await withTransaction(s.db, async (tx) => {
+    if (upstream.forcePushed) await recordForcePush(tx, repo, upstream);
+    const rows = await insertPendingRevisions(tx, repo.id, toNewRevisions(upstream, repo.lastSeenSha));
+    await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: s.now() });
+    if (repo.status !== "ok") await setRepoStatus(tx, repo.id, "ok", null);
+    return rows;
+  });
+  const next = await nextPendingRevision(s.db, repo.id);
+  s.log.debug({ repo: name, new: inserted.length, forcePushed: upstream.forcePushed }, "polled");
+  return {
+    status: "ok",
+    newRevisions: inserted.length,
+    forcePushed: upstream.forcePushed,
+    nextPendingSha: next?.sha ?? null,
+  };
+}
+
+function toNewRevisions(upstream: NewCommits, lastSeenSha: string | null): NewRevision[] {
+  // After a force push the list is the new history from its root, so the first commit has no parent.
+  let parent: string | null = upstream.forcePushed ? null : lastSeenSha;
+  return upstream.commits.map((c: HubCommit) => {
+    const row = { sha: c.sha, parentSha: parent, committedAt: c.date, title: c.title, author: c.author };
+    parent = c.sha;
+    return row;
+  });
+}
+
+async function recordForcePush(tx: Tx, repo: Repo, upstream: NewCommits): Promise<void> {
+  const upstreamShas = new Set(upstream.commits.map((c) => c.sha));
+  const stored = await listRevisionsByRepo(tx, repo.id);
+  const gone = stored.filter((r) => !upstreamShas.has(r.sha)).map((r) => r.sha);
+  await markForcePushedAway(tx, repo.id, gone);
+  const message = `history rewritten: last seen ${repo.lastSeenSha} is gone upstream; ${gone.length} recorded revision(s) no longer in history; new head ${upstream.headSha}`;
+  await recordFinding(tx, { repoId: repo.id, sha: repo.lastSeenSha, kind: "force_push", message });
+}
+
+async function recordUnreachable(
+  s: PipelineServices,
+  repo: Repo,
+  status: "gated" | "not_found",
+  message: string,
+): Promise<void> {
+  await withTransaction(s.db, async (tx) => {
+    await setRepoStatus(tx, repo.id, status, message);
+    await markRepoPolled(tx, repo.id, { at: s.now() });
+    await recordFinding(tx, { repoId: repo.id, sha: null, kind: status, message });
+  });
+}

@@ -1,0 +1,112 @@
+import { isTrackedPath } from "../core/diff/paths.ts";
+import { summarizeTokenizer } from "../core/diff/tokenizer.ts";
+import type { ArtifactKind } from "../db/schema/index.ts";
+import { hashContent, putArtifact } from "../repositories/artifacts.repository.ts";
+import type { Repo } from "../repositories/repos.repository.ts";
+import {
+  getManifest,
+  type ManifestEntry,
+  replaceManifest,
+} from "../repositories/revision-files.repository.ts";
+import type { Revision } from "../repositories/revisions.repository.ts";
+import { withTransaction } from "../repositories/transaction.ts";
+import type { PipelineServices } from "./deps.ts";
+import { BadUpstreamDataError } from "./hub-errors.ts";
+import type { HubFile } from "./hub-port.ts";
+
+/** Text files above this are not fetched (a finding would be noise: they are recorded as too large). */
+export const MAX_TEXT_BYTES = 50 * 1024 * 1024;
+const PARALLEL_FETCHES = 4;
+
+type Fetched = { content: string; kind: ArtifactKind };
+
+/**
+ * Stores a revision's file manifest (every path with its oid) and the content of its tracked files as
+ * artifacts. Only files whose oid differs from the base revision's manifest are fetched: unchanged ones
+ * reuse the base's artifact. Weights are read by their safetensors header only (range requests).
+ * Idempotent: a revision that already has a manifest is left as it is. Returns the files fetched.
+ */
+export async function snapshotRevision(
+  s: PipelineServices,
+  repo: Repo,
+  revision: Revision,
+  base: Revision | null,
+): Promise<number> {
+  if ((await getManifest(s.db, revision.id)).length > 0) return 0;
+  const tree = await s.hub.listTree({ repo: repo.name, revision: revision.sha });
+  const previous = new Map(base ? (await getManifest(s.db, base.id)).map((f) => [f.path, f]) : []);
+  const entries: ManifestEntry[] = [];
+  const toFetch: HubFile[] = [];
+  for (const file of tree) {
+    const entry = {
+      path: file.path,
+      oid: file.oid,
+      size: file.size,
+      lfsOid: file.lfsOid,
+      artifactHash: null,
+    };
+    const prev = previous.get(file.path);
+    if (isTrackedPath(file.path) && prev?.oid === file.oid && prev.artifactHash) {
+      entries.push({ ...entry, artifactHash: prev.artifactHash });
+    } else {
+      if (isTrackedPath(file.path) && file.size <= MAX_TEXT_BYTES) toFetch.push(file);
+      entries.push(entry);
+    }
+  }
+  const fetched = await fetchAll(s, repo.name, revision.sha, toFetch);
+  await withTransaction(s.db, async (tx) => {
+    for (const entry of entries) {
+      const got = fetched.get(entry.path);
+      if (got) entry.artifactHash = await putArtifact(tx, got.content, got.kind);
+    }
+    await replaceManifest(tx, revision.id, entries);
+  });
+  return fetched.size;
+}
+
+async function fetchAll(
+  s: PipelineServices,
+  repo: string,
+  sha: string,
+  files: HubFile[],
+): Promise<Map<string, Fetched>> {
+  const out = new Map<string, Fetched>();
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const got = await fetchOne(s, repo, sha, file);
+      if (got) out.set(file.path, got);
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL_FETCHES }, worker));
+  return out;
+}
+
+async function fetchOne(
+  s: PipelineServices,
+  repo: string,
+  sha: string,
+  file: HubFile,
+): Promise<Fetched | null> {
+  if (file.path.endsWith(".safetensors")) {
+    const header = await s.hub.readWeightHeader({ repo, revision: sha, path: file.path, size: file.size });
+    return { content: JSON.stringify(header), kind: "weights_header" };
+  }
+  const text = await s.hub.downloadText({ repo, revision: sha, path: file.path });
+  if (text === null) return null;
+  if (file.path === "tokenizer.json")
+    return { content: JSON.stringify(tokenizerSummary(file.path, text)), kind: "tokenizer_summary" };
+  return { content: text, kind: file.path.endsWith(".json") ? "json" : "text" };
+}
+
+/** tokenizer.json is kept as its hash and a summary (it is often 10+ MB of vocabulary). */
+function tokenizerSummary(path: string, text: string): unknown {
+  try {
+    return { sha256: hashContent(text), ...summarizeTokenizer(text) };
+  } catch (err) {
+    throw new BadUpstreamDataError(
+      "bad_tokenizer",
+      `${path}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
