@@ -29,9 +29,12 @@ describe("parseOsvQuery", () => {
       name: "n",
       commit: B,
     });
-    expect(parseOsvQuery({ package: { ecosystem: "GIT", name: "https://github.com/o/n" } })).toEqual({
-      kind: "none",
+    expect(
+      parseOsvQuery({ package: { ecosystem: "GIT", name: "https://hub.example/o/n.git/" } }),
+    ).toMatchObject({
+      gitUrl: "https://hub.example/o/n",
     });
+    expect(parseOsvQuery({ package: { ecosystem: "GIT", name: "not a url" } })).toEqual({ kind: "none" });
     expect(parseOsvQuery({ package: { ecosystem: "PyPI", name: "x" }, version: "1" })).toEqual({
       kind: "none",
     });

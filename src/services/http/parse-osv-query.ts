@@ -4,7 +4,15 @@
  * (3 = INVALID_ARGUMENT) and are sent as HTTP 400 {code, message}.
  */
 export type OsvQuery =
-  | { kind: "repo"; owner: string; name: string; commit: string | null; pageToken: string | null }
+  | {
+      kind: "repo";
+      owner: string;
+      name: string;
+      commit: string | null;
+      pageToken: string | null;
+      /** For GIT queries: the clone URL asked about (normalized), matched against affected[].package.name. */
+      gitUrl?: string;
+    }
   | { kind: "commit"; commit: string; pageToken: string | null }
   /** A well-formed query for something hubwatch never tracks (another ecosystem): no vulns. */
   | { kind: "none" };
@@ -15,7 +23,8 @@ export class OsvQueryError extends Error {
 
 const REPO_PART = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
 const HEX40 = /^[0-9a-f]{40}$/;
-const HUB_URL = /^https:\/\/huggingface\.co\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/;
+// Any hub (huggingface.co, a mirror, the replay hub): the last two path segments are OWNER/NAME.
+const HUB_URL = /^(https?:\/\/[^/?#]+(?:\/[^/?#]+)*?)\/([^/?#]+)\/([^/?#]+?)(?:\.git)?\/?$/;
 
 /** Accepts owner/name as the Hub spells them; refuses `..` and anything outside the Hub's charset. */
 export function isRepoPart(part: string): boolean {
@@ -49,9 +58,22 @@ function parsePurl(purl: string): PurlParts {
   };
 }
 
-function repo(owner: string, name: string, commit: string | null, pageToken: string | null): OsvQuery {
+function repo(
+  owner: string,
+  name: string,
+  commit: string | null,
+  pageToken: string | null,
+  gitUrl?: string,
+): OsvQuery {
   if (!isRepoPart(owner) || !isRepoPart(name)) return { kind: "none" };
-  return { kind: "repo", owner, name, commit, pageToken };
+  return gitUrl
+    ? { kind: "repo", owner, name, commit, pageToken, gitUrl }
+    : { kind: "repo", owner, name, commit, pageToken };
+}
+
+/** A clone URL without `.git` or a trailing slash, for comparing package names. */
+export function normalizeGitUrl(url: string): string {
+  return url.replace(/\/+$/, "").replace(/\.git$/, "");
 }
 
 export function parseOsvQuery(body: unknown): OsvQuery {
@@ -87,7 +109,7 @@ export function parseOsvQuery(body: unknown): OsvQuery {
     // GIT versions are tag names; Hub repos are tracked by commit only, so a hash is the one usable version.
     const v = commitRaw ?? (version && HEX40.test(version.toLowerCase()) ? version : null);
     if (version && !v) return { kind: "none" };
-    return repo(m[1] ?? "", m[2] ?? "", v ? commitOf(v) : null, pageToken);
+    return repo(m[2] ?? "", m[3] ?? "", v ? commitOf(v) : null, pageToken, normalizeGitUrl(name));
   }
   if (commitRaw) return { kind: "commit", commit: commitOf(commitRaw), pageToken };
   if (version) throw new OsvQueryError("version requires a package.");

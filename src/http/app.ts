@@ -1,0 +1,52 @@
+import rateLimit from "@fastify/rate-limit";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { AppDeps } from "./deps.ts";
+import { adminRoutes } from "./routes/admin-api.ts";
+import { badgeRoutes } from "./routes/badges.ts";
+import { hubHookRoutes } from "./routes/hub-hook.ts";
+import { osvApiRoutes } from "./routes/osv-api.ts";
+import { osvFeedRoutes } from "./routes/osv-feed.ts";
+import { pageRoutes } from "./routes/pages.ts";
+
+/** Builds the HTTP app (no listen): OSV API and feed, badges, history pages, admin API, Hub webhook. */
+export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // Percent-encoded dots and slashes must not turn into path segments we then trust.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    trustProxy: false,
+  });
+  // OSV.dev's docs use `curl -d '{...}'`, which sends form or text content types: read those as JSON too.
+  app.addContentTypeParser(
+    ["application/x-www-form-urlencoded", "text/plain"],
+    { parseAs: "string" },
+    (_req, body, done) => {
+      try {
+        done(null, body === "" ? {} : JSON.parse(body as string));
+      } catch {
+        done(Object.assign(new Error("Invalid JSON body"), { statusCode: 400 }), undefined);
+      }
+    },
+  );
+  if (deps.rateLimit !== false) {
+    const rl = deps.rateLimit ?? { max: 600, timeWindowMs: 60_000 };
+    await app.register(rateLimit, { max: rl.max, timeWindow: rl.timeWindowMs });
+  }
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) req.log.error({ err }, "request failed");
+    const message = status >= 500 ? "Internal error" : err.message;
+    if (req.url.startsWith("/v1/"))
+      return reply.code(status).send({ code: status === 400 ? 3 : 13, message });
+    return reply.code(status).send({ error: message });
+  });
+  app.get("/healthz", async () => ({ ok: true }));
+  await app.register(osvApiRoutes(deps));
+  await app.register(osvFeedRoutes(deps));
+  await app.register(badgeRoutes(deps));
+  await app.register(pageRoutes(deps));
+  await app.register(adminRoutes(deps));
+  await app.register(hubHookRoutes(deps));
+  return app;
+}

@@ -1,0 +1,23 @@
+import type { Db } from "../db/types.ts";
+import type { Enqueue } from "../queue/types.ts";
+
+/** Everything the HTTP app needs, built by the caller (serve command, demo, tests). */
+export type AppDeps = {
+  db: Db;
+  /** Queue producer (JobRunner.enqueue): Hub webhook polls, webhook deliveries. Absent: 503 on those routes. */
+  enqueue?: Enqueue;
+  /** Base URL for absolute links in the Atom feed; default from the request's Host. */
+  publicUrl?: string;
+  /** Expected X-Webhook-Secret on POST /hooks/hub; unset: the route answers 404. */
+  hubWebhookSecret?: string;
+  /** Allow webhook subscriptions to private/loopback/link-local targets (tests only). */
+  allowPrivateTargets?: boolean;
+  /** Per-IP limit on public routes; false turns it off (benchmarks). Default 600 per minute. */
+  rateLimit?: { max: number; timeWindowMs: number } | false;
+  /** Fastify logger option; default off. */
+  logger?: boolean | object;
+  /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
+  osvPageSize?: number;
+  /** Retry schedule for webhook deliveries (tests shorten it). */
+  webhookRetryDelaysMs?: readonly number[];
+};

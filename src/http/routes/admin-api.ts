@@ -1,0 +1,91 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { jobIdFor } from "../../queue/define-job.ts";
+import { listAttempts, listDeliveries } from "../../repositories/http-webhooks.repository.ts";
+import { authenticate } from "../../services/http/tokens.ts";
+import { UserInputError, unwatchRepo, watchRepo } from "../../services/watch-repos.ts";
+import {
+  createSubscription,
+  deleteSubscription,
+  listSubscriptions,
+  publicSubscription,
+  redeliver,
+} from "../../services/webhooks/subscriptions.ts";
+import type { AppDeps } from "../deps.ts";
+
+const WatchBody = z.object({ repo: z.string() });
+
+/** Write API under /api, bearer-token only: watch/unwatch repos, manage webhook subscriptions. */
+export function adminRoutes(deps: AppDeps) {
+  return async function routes(app: FastifyInstance) {
+    app.addHook("onRequest", async (req, reply) => {
+      if (!req.url.startsWith("/api/")) return;
+      const who = await authenticate(deps.db, req.headers.authorization);
+      if (!who) {
+        reply.header("www-authenticate", 'Bearer realm="hubwatch"');
+        return reply.code(401).send({ error: "a valid bearer token is required (hubwatch token create)" });
+      }
+    });
+    const enqueue = deps.enqueue ?? (async () => {});
+    const wh = () => ({
+      db: deps.db,
+      enqueue,
+      allowPrivateTargets: deps.allowPrivateTargets ?? false,
+      retryDelaysMs: deps.webhookRetryDelaysMs,
+    });
+
+    app.post("/api/repos", { bodyLimit: 4096 }, async (req, reply) => {
+      const body = WatchBody.safeParse(req.body);
+      if (!body.success) return reply.code(400).send({ error: "expected {repo: 'OWNER/NAME'}" });
+      try {
+        const created = await watchRepo(deps, body.data.repo);
+        await enqueue("poll-repo", { repo: body.data.repo }, { jobId: jobIdFor("poll", body.data.repo) });
+        return reply.code(created ? 201 : 200).send({ repo: body.data.repo, created });
+      } catch (err) {
+        if (err instanceof UserInputError) return reply.code(400).send({ error: err.message });
+        throw err;
+      }
+    });
+    app.delete<{ Params: { owner: string; name: string } }>("/api/repos/:owner/:name", async (req, reply) => {
+      try {
+        const removed = await unwatchRepo(deps, `${req.params.owner}/${req.params.name}`);
+        return reply.code(removed ? 200 : 404).send({ removed });
+      } catch (err) {
+        if (err instanceof UserInputError) return reply.code(400).send({ error: err.message });
+        throw err;
+      }
+    });
+
+    app.get("/api/subscriptions", async () =>
+      (await listSubscriptions(deps.db)).map((s) => publicSubscription(s)),
+    );
+    app.post("/api/subscriptions", { bodyLimit: 16 * 1024 }, async (req, reply) => {
+      try {
+        const sub = await createSubscription(wh(), req.body as never);
+        return reply.code(201).send(publicSubscription(sub, true));
+      } catch (err) {
+        return reply
+          .code(400)
+          .send({ error: err instanceof z.ZodError ? z.prettifyError(err) : String((err as Error).message) });
+      }
+    });
+    app.delete<{ Params: { id: string } }>("/api/subscriptions/:id", async (req, reply) => {
+      const removed = await deleteSubscription(deps.db, Number(req.params.id) || 0);
+      return reply.code(removed ? 200 : 404).send({ removed });
+    });
+    app.get<{ Params: { id: string } }>("/api/subscriptions/:id/deliveries", async (req) =>
+      listDeliveries(deps.db, Number(req.params.id) || 0),
+    );
+    app.get<{ Params: { id: string; eventId: string } }>(
+      "/api/subscriptions/:id/deliveries/:eventId/attempts",
+      async (req) => listAttempts(deps.db, Number(req.params.id) || 0, req.params.eventId),
+    );
+    app.post<{ Params: { id: string; eventId: string } }>(
+      "/api/subscriptions/:id/deliveries/:eventId/redeliver",
+      async (req, reply) => {
+        const ok = await redeliver(wh(), Number(req.params.id) || 0, req.params.eventId);
+        return reply.code(ok ? 202 : 404).send({ queued: ok });
+      },
+    );
+  };
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { loadIndex, loadRepoHistory, loadRevision } from "../../services/http/history.ts";
+import { isRepoPart } from "../../services/http/parse-osv-query.ts";
+import { sendCached } from "../caching.ts";
+import type { AppDeps } from "../deps.ts";
+import { html } from "../views/html.ts";
+import { renderIndexPage } from "../views/index-page.ts";
+import { layout, STYLE } from "../views/layout.ts";
+import { renderRepoPage } from "../views/repo-page.ts";
+import { renderRevisionPage } from "../views/revision-page.ts";
+
+type RepoParams = { owner: string; name: string };
+const SHA = /^[0-9a-f]{40}$/;
+
+function sendPage(reply: FastifyReply, status: number, page: string) {
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .header("content-security-policy", "default-src 'none'; style-src 'self'; img-src 'self'")
+    .header("x-content-type-options", "nosniff")
+    .send(page);
+}
+
+const notFound = (reply: FastifyReply, what: string) =>
+  sendPage(
+    reply,
+    404,
+    layout("Not found", html`<h1>Not found</h1><p>${what}</p><p><a href="/">All repos</a></p>`),
+  );
+const badName = (reply: FastifyReply) =>
+  sendPage(reply, 400, layout("Bad repo name", html`<h1>Bad repo name</h1><p>Expected OWNER/NAME.</p>`));
+
+/** Server-rendered revision history: index, repo timeline, revision diff. No JavaScript anywhere. */
+export function pageRoutes(deps: AppDeps) {
+  return async function routes(app: FastifyInstance) {
+    app.get("/static/style.css", async (req, reply) =>
+      sendCached(req, reply, {
+        body: STYLE,
+        type: "text/css; charset=utf-8",
+        cacheControl: "public, max-age=3600",
+      }),
+    );
+    app.get("/", async (_req, reply) => sendPage(reply, 200, renderIndexPage(await loadIndex(deps.db))));
+    app.get<{ Params: RepoParams }>("/repos/:owner/:name", async (req, reply) => {
+      const { owner, name } = req.params;
+      if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
+      const data = await loadRepoHistory(deps.db, `${owner}/${name}`);
+      if (!data) return notFound(reply, `${owner}/${name} is not watched.`);
+      return sendPage(reply, 200, renderRepoPage(data));
+    });
+    app.get<{ Params: RepoParams & { sha: string } }>(
+      "/repos/:owner/:name/revisions/:sha",
+      async (req, reply) => {
+        const { owner, name, sha } = req.params;
+        if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
+        if (!SHA.test(sha)) return notFound(reply, "No such revision.");
+        const data = await loadRevision(deps.db, `${owner}/${name}`, sha);
+        if (!data) return notFound(reply, "No such revision.");
+        return sendPage(reply, 200, renderRevisionPage(data));
+      },
+    );
+  };
+}

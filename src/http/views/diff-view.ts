@@ -1,0 +1,88 @@
+import { html, type SafeHtml } from "./html.ts";
+
+// Renders a change's `detail` by its shape: JSON changeset, chat template diff, tensor diff, tokenizer
+// summary diff; anything else as pretty JSON. All of it is repo content, so it is only ever interpolated.
+
+type Flat = { path: string; op: string; before?: unknown; after?: unknown };
+type Scenario = { name: string; before: string; after: string; changed: boolean };
+type Tensor = { name: string; dtype: string; shape: number[] };
+
+const show = (v: unknown) =>
+  v === undefined ? "" : typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v, null, 1);
+const obj = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+
+export function renderDetail(detail: unknown): SafeHtml {
+  const d = obj(detail);
+  if (!d) return detail === null || detail === undefined ? html`` : html`<pre>${show(detail)}</pre>`;
+  const parts: SafeHtml[] = [];
+  if (Array.isArray(d.changes)) parts.push(jsonChanges(d.changes as Flat[]));
+  if (typeof d.lineDiff === "string") parts.push(templateDiff(d));
+  if (Array.isArray(d.added) && Array.isArray(d.removed) && Array.isArray(d.reshaped)) parts.push(tensors(d));
+  if (Array.isArray(d.fields) && obj(d.added_tokens)) parts.push(tokenizer(d));
+  return parts.length ? html`${parts}` : html`<pre>${show(detail)}</pre>`;
+}
+
+function jsonChanges(changes: Flat[]): SafeHtml {
+  if (changes.length === 0) return html`<p class="muted">No value changed.</p>`;
+  return html`<table class="changeset"><thead><tr><th>Path</th><th>Change</th><th>Before</th><th>After</th></tr></thead><tbody>
+${changes.map((c) => html`<tr><td><code>${c.path}</code></td><td>${c.op}</td><td class="del"><code>${show(c.before)}</code></td><td class="add"><code>${show(c.after)}</code></td></tr>`)}
+</tbody></table>`;
+}
+
+function diffLines(text: string): SafeHtml {
+  return html`<pre class="diff">${text.split("\n").map((l) => {
+    const cls =
+      l.startsWith("+") && !l.startsWith("+++")
+        ? "add"
+        : l.startsWith("-") && !l.startsWith("---")
+          ? "del"
+          : "";
+    return html`<span class="${cls}">${l}</span>\n`;
+  })}</pre>`;
+}
+
+function templateDiff(d: Record<string, unknown>): SafeHtml {
+  const scenarios = (Array.isArray(d.scenarios) ? d.scenarios : []) as Scenario[];
+  const changed = scenarios.filter((s) => s.changed);
+  return html`<h4>Template source${d.whitespaceOnly ? " (whitespace only)" : ""}</h4>
+${d.lineDiff ? diffLines(String(d.lineDiff)) : html`<p class="muted">Source unchanged.</p>`}
+<h4>Rendered prompts: ${d.promptChanged ? html`<span class="bad">changed</span>` : "unchanged"}</h4>
+${changed.map(
+  (s) => html`<h5>${s.name}</h5><table class="prompt"><tr><th>Before</th><th>After</th></tr>
+<tr><td class="del"><pre>${s.before}</pre></td><td class="add"><pre>${s.after}</pre></td></tr></table>`,
+)}
+${scenarios.length > changed.length ? html`<p class="muted">${scenarios.length - changed.length} scenario(s) render the same.</p>` : ""}`;
+}
+
+function tensors(d: Record<string, unknown>): SafeHtml {
+  const row = (kind: string, name: string, before: string, after: string) =>
+    html`<tr><td>${kind}</td><td><code>${name}</code></td><td>${before}</td><td>${after}</td></tr>`;
+  const fmt = (t: Tensor) => `${t.dtype} [${t.shape.join(", ")}]`;
+  const rows = [
+    ...(d.added as Tensor[]).map((t) => row("added", t.name, "", fmt(t))),
+    ...(d.removed as Tensor[]).map((t) => row("removed", t.name, fmt(t), "")),
+    ...(d.reshaped as { name: string; before: number[]; after: number[] }[]).map((t) =>
+      row("reshaped", t.name, `[${t.before.join(", ")}]`, `[${t.after.join(", ")}]`),
+    ),
+    ...((d.retyped ?? []) as { name: string; before: string; after: string }[]).map((t) =>
+      row("retyped", t.name, t.before, t.after),
+    ),
+  ];
+  return rows.length
+    ? html`<table class="tensors"><thead><tr><th>Change</th><th>Tensor</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`
+    : html`<p class="muted">No tensor changed.</p>`;
+}
+
+function tokenizer(d: Record<string, unknown>): SafeHtml {
+  const fields = d.fields as { field: string; before: unknown; after: unknown }[];
+  const t = d.added_tokens as {
+    added: { id: number; content: string }[];
+    removed: { id: number; content: string }[];
+  };
+  return html`<table><thead><tr><th>Field</th><th>Before</th><th>After</th></tr></thead><tbody>
+${fields.map((f) => html`<tr><td>${f.field}</td><td class="del">${show(f.before)}</td><td class="add">${show(f.after)}</td></tr>`)}
+${t.added.map((x) => html`<tr><td>added token ${x.id}</td><td></td><td class="add"><code>${x.content}</code></td></tr>`)}
+${t.removed.map((x) => html`<tr><td>removed token ${x.id}</td><td class="del"><code>${x.content}</code></td><td></td></tr>`)}
+</tbody></table>`;
+}

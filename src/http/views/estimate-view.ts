@@ -1,0 +1,53 @@
+import type { Estimate } from "../../core/estimator/estimate.ts";
+import { html, type SafeHtml } from "./html.ts";
+import { fmtBytes, fmtCount } from "./layout.ts";
+
+type Est = { result: unknown; error: string | null; estimatorVersion: string } | undefined;
+
+function asEstimate(e: Est): Estimate | null {
+  const r = e?.result as Partial<Estimate> | null | undefined;
+  return r && typeof r === "object" && r.params && r.memory && Array.isArray(r.fit) ? (r as Estimate) : null;
+}
+
+function cell(before: string, after: string, showBefore: boolean): SafeHtml {
+  const changed = showBefore && before !== after;
+  return html`<td class="num${changed ? " changed" : ""}">${after}${changed ? html`<br><span class="muted">was ${before}</span>` : ""}</td>`;
+}
+
+/** Estimates of a revision beside its predecessor's: parameters, memory, and the card table with changed cells marked. */
+export function renderEstimateComparison(cur: Est, prev: Est): SafeHtml {
+  const a = asEstimate(cur);
+  if (!a)
+    return cur?.error
+      ? html`<p class="bad">Estimate failed: ${cur.error}</p>`
+      : html`<p class="muted">No estimate.</p>`;
+  const b = asEstimate(prev);
+  const hasPrev = b !== null;
+  const p = (e: Estimate | null, f: (e: Estimate) => string) => (e ? f(e) : "–");
+  const rows: [string, (e: Estimate) => string][] = [
+    ["Parameters", (e) => fmtCount(e.params.total)],
+    ["Tied embedding", (e) => (e.params.tied_embedding ? "yes" : "no")],
+    ["Serve memory", (e) => fmtBytes(e.memory.serve.bytes)],
+    ["LoRA memory", (e) => fmtBytes(e.memory.lora.bytes)],
+    ["Full fine-tune memory", (e) => fmtBytes(e.memory.full_finetune.bytes)],
+    ["KV cache", (e) => fmtBytes(e.memory.kv_cache.bytes)],
+  ];
+  const summary = html`<table class="estimate"><thead><tr><th></th>${hasPrev ? html`<th>Previous</th>` : ""}<th>This revision</th></tr></thead><tbody>
+${rows.map(([label, f]) => {
+  const before = p(b, f);
+  const after = p(a, f);
+  return html`<tr><th>${label}</th>${hasPrev ? html`<td class="num">${before}</td>` : ""}${cell(before, after, hasPrev)}</tr>`;
+})}</tbody></table>`;
+  return html`${summary}${fitTable(a, b)}<p class="muted">estimator ${cur?.estimatorVersion ?? ""}</p>`;
+}
+
+function fitTable(a: Estimate, b: Estimate | null): SafeHtml {
+  const modes = [...new Set(a.fit.map((f) => f.mode))];
+  const cards = [...new Set(a.fit.map((f) => f.card))];
+  const text = (e: Estimate | null, card: string, mode: string) =>
+    e?.fit.find((f) => f.card === card && f.mode === mode)?.text ?? "–";
+  return html`<table class="fit"><thead><tr><th>Card</th>${modes.map((m) => html`<th>${m}</th>`)}</tr></thead><tbody>
+${cards.map(
+  (c) => html`<tr><th>${c}</th>${modes.map((m) => cell(text(b, c, m), text(a, c, m), b !== null))}</tr>`,
+)}</tbody></table>`;
+}

@@ -1,0 +1,54 @@
+import { html, type SafeHtml } from "./html.ts";
+
+export const STYLE = `
+:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--add:#e6ffec;--del:#ffebe9;--chg:#fff8c5;--acc:#0969da;--bad:#cf222e}
+*{box-sizing:border-box}body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0}
+header{border-bottom:1px solid var(--line);padding:.6rem 1.5rem;display:flex;gap:1rem;align-items:baseline;background:var(--soft)}
+header a.brand{font-weight:700;color:var(--fg);text-decoration:none}
+main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem 3rem}a{color:var(--acc)}
+h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.2rem;margin:1.5rem 0 .5rem;border-bottom:1px solid var(--line)}h3{font-size:1rem;margin:1rem 0 .3rem}
+table{border-collapse:collapse;width:100%;margin:.4rem 0}th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
+th{background:var(--soft)}td.num{text-align:right;font-variant-numeric:tabular-nums}
+code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:var(--soft);padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-word;border:1px solid var(--line)}
+.muted{color:var(--muted)}.chip{display:inline-block;border:1px solid var(--line);border-radius:1rem;padding:0 .5rem;margin:0 .25rem .2rem 0;font-size:12px;background:var(--soft)}
+.chip.config{background:#ddf4ff}.chip.tokenizer{background:#fbefff}.chip.chat_template{background:#fff1e5}.chip.weights{background:#ffebe9}
+.changed{background:var(--chg);font-weight:600}.add{background:var(--add)}.del{background:var(--del)}.bad{color:var(--bad);font-weight:600}
+.rev{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.6rem 0}.rev h3{margin:.1rem 0}
+ul.changes{margin:.3rem 0;padding-left:1.2rem}del{background:var(--del)}ins{background:var(--add);text-decoration:none}
+`;
+
+/** The page frame: every page links one small stylesheet and works without JavaScript. */
+export function layout(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title} · hubwatch</title><link rel="stylesheet" href="/static/style.css">
+<link rel="alternate" type="application/atom+xml" title="hubwatch advisories" href="/osv/feed.atom"></head>
+<body><header><a class="brand" href="/">hubwatch</a><span class="muted">Hub model repos, revision by revision</span>
+<a href="/osv/feed.atom">Atom</a><a href="/osv/modified_id.csv">OSV feed</a></header>
+<main>${body}</main></body></html>`.__html;
+}
+
+export function fmtDate(d: Date | string | null | undefined): string {
+  if (!d) return "";
+  const date = typeof d === "string" ? new Date(d) : d;
+  return Number.isNaN(date.getTime())
+    ? String(d)
+    : date
+        .toISOString()
+        .replace("T", " ")
+        .replace(/:\d\d\.\d+Z$/, " UTC");
+}
+
+export function fmtBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "–";
+  return `${(n / 1e9).toFixed(n >= 1e11 ? 0 : 2)} GB`;
+}
+
+export function fmtCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return "–";
+  return n.toLocaleString("en-US");
+}
+
+export function repoPath(name: string): string {
+  return `/repos/${name.split("/").map(encodeURIComponent).join("/")}`;
+}

@@ -1,0 +1,68 @@
+import { renderEstimateComparison } from "./estimate-view.ts";
+import { html } from "./html.ts";
+import { fmtDate, layout, repoPath } from "./layout.ts";
+
+type Revision = {
+  id: number;
+  sha: string;
+  seq: number;
+  committedAt: Date | null;
+  title: string | null;
+  author: string | null;
+  status: string;
+  error: string | null;
+  forcePushedAway: boolean;
+};
+type ChangeSummary = {
+  revisionId: number;
+  path: string;
+  kind: string;
+  category: string;
+  summary: string;
+  promptChanged: boolean | null;
+};
+type Est = { result: unknown; error: string | null; estimatorVersion: string };
+type Advisory = { id: string; status: string; record: Record<string, unknown> };
+
+export type RepoPageData = {
+  repo: { name: string; status: string; statusDetail: string | null; lastPolledAt: Date | null };
+  revisions: Revision[];
+  changes: ChangeSummary[];
+  estimates: Map<number, Est>;
+  advisories: Advisory[];
+  badgeMetrics: string[];
+};
+
+/** A repo's history: advisories, then every revision newest first with its changes and estimate comparison. */
+export function renderRepoPage(d: RepoPageData): string {
+  const base = repoPath(d.repo.name);
+  const byRev = new Map<number, ChangeSummary[]>();
+  for (const c of d.changes) byRev.set(c.revisionId, [...(byRev.get(c.revisionId) ?? []), c]);
+  const timeline = d.revisions.map((r, i) => {
+    const prev = d.revisions[i + 1];
+    const changes = byRev.get(r.id) ?? [];
+    const cats = [...new Set(changes.map((c) => c.category))];
+    return html`<section class="rev" id="r-${r.sha}">
+<h3><a href="${base}/revisions/${r.sha}"><code>${r.sha.slice(0, 12)}</code></a> ${r.title ?? ""}</h3>
+<p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status}${r.forcePushedAway ? " · force-pushed away" : ""}</p>
+${r.error ? html`<p class="bad">${r.error}</p>` : ""}
+<p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? html`<span class="muted">no tracked file changed</span>` : ""}</p>
+${changes.length ? html`<ul class="changes">${changes.map((c) => html`<li><code>${c.path}</code> ${c.kind}: ${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</li>`)}</ul>` : ""}
+<details${i === 0 ? " open" : ""}><summary>Estimate${prev ? " vs previous revision" : ""}</summary>
+${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined)}</details>
+</section>`;
+  });
+  const advisories = d.advisories.map((a) => {
+    const summary = typeof a.record.summary === "string" ? a.record.summary : "";
+    return html`<li><a href="/osv/${a.id}.json"><code>${a.id}</code></a> <span class="${a.status === "open" ? "bad" : "muted"}">${a.status}</span> ${summary}</li>`;
+  });
+  const badges = d.badgeMetrics.map(
+    (m) => html`<img alt="${m} badge" src="/badges/${d.repo.name}/${m}.svg"> `,
+  );
+  const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
+<p class="muted">status ${d.repo.status}${d.repo.statusDetail ? html` (${d.repo.statusDetail})` : ""} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
+<p>${badges}</p>
+<h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
+<h2>Revisions</h2>${timeline.length ? timeline : html`<p class="muted">No revision recorded yet.</p>`}`;
+  return layout(d.repo.name, body);
+}

@@ -1,0 +1,51 @@
+import { renderDetail } from "./diff-view.ts";
+import { renderEstimateComparison } from "./estimate-view.ts";
+import { html } from "./html.ts";
+import { fmtDate, layout, repoPath } from "./layout.ts";
+
+type Change = {
+  path: string;
+  kind: string;
+  category: string;
+  summary: string;
+  promptChanged: boolean | null;
+  detail: unknown;
+};
+type Est = { result: unknown; error: string | null; estimatorVersion: string } | undefined;
+
+export type RevisionPageData = {
+  repoName: string;
+  revision: {
+    sha: string;
+    title: string | null;
+    author: string | null;
+    committedAt: Date | null;
+    status: string;
+    error: string | null;
+  };
+  previous: { sha: string } | null;
+  changes: Change[];
+  estimate: Est;
+  previousEstimate: Est;
+};
+
+/** One revision in full: every change with its diff, and the estimate against the previous revision. */
+export function renderRevisionPage(d: RevisionPageData): string {
+  const base = repoPath(d.repoName);
+  const r = d.revision;
+  const body = html`<p><a href="/">All repos</a> / <a href="${base}">${d.repoName}</a></p>
+<h1><code>${r.sha.slice(0, 12)}</code> ${r.title ?? ""}</h1>
+<p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status} · full sha <code>${r.sha}</code>
+${d.previous ? html` · previous <a href="${base}/revisions/${d.previous.sha}"><code>${d.previous.sha.slice(0, 12)}</code></a>` : " · first recorded revision"}</p>
+${r.error ? html`<p class="bad">${r.error}</p>` : ""}
+<h2>Estimate</h2>${renderEstimateComparison(d.estimate, d.previousEstimate)}
+<h2>Changes</h2>
+${d.changes.length === 0 ? html`<p class="muted">No tracked file changed.</p>` : ""}
+${d.changes.map(
+  (
+    c,
+  ) => html`<section class="change"><h3><span class="chip ${c.category}">${c.category.replace("_", " ")}</span> <code>${c.path}</code> ${c.kind}</h3>
+<p>${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</p>${renderDetail(c.detail)}</section>`,
+)}`;
+  return layout(`${d.repoName} @ ${r.sha.slice(0, 12)}`, body);
+}

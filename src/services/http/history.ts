@@ -1,0 +1,53 @@
+import type { Db } from "../../db/types.ts";
+import {
+  changeSummaries,
+  changesWithDetail,
+  findRepoByName,
+  findRevision,
+  latestEstimates,
+  listAdvisoriesForRepo,
+  listBadgeMetrics,
+  listReposOverview,
+  listRevisions,
+  previousRevision,
+} from "../../repositories/http-read.repository.ts";
+
+// Loads what the revision-history pages show; null when the repo or revision is unknown.
+
+export function loadIndex(db: Db) {
+  return listReposOverview(db);
+}
+
+export async function loadRepoHistory(db: Db, name: string) {
+  const repo = await findRepoByName(db, name);
+  if (!repo) return null;
+  const revisions = await listRevisions(db, repo.id);
+  const ids = revisions.map((r) => r.id);
+  const [changes, estimates, advisories, badgeMetrics] = await Promise.all([
+    changeSummaries(db, ids),
+    latestEstimates(db, ids),
+    listAdvisoriesForRepo(db, repo.id),
+    listBadgeMetrics(db, repo.id),
+  ]);
+  return { repo, revisions, changes, estimates, advisories: advisories.reverse(), badgeMetrics };
+}
+
+export async function loadRevision(db: Db, name: string, sha: string) {
+  const repo = await findRepoByName(db, name);
+  if (!repo) return null;
+  const revision = await findRevision(db, repo.id, sha);
+  if (!revision) return null;
+  const previous = await previousRevision(db, repo.id, revision.seq);
+  const [changes, estimates] = await Promise.all([
+    changesWithDetail(db, revision.id),
+    latestEstimates(db, previous ? [revision.id, previous.id] : [revision.id]),
+  ]);
+  return {
+    repoName: repo.name,
+    revision,
+    previous,
+    changes,
+    estimate: estimates.get(revision.id),
+    previousEstimate: previous ? estimates.get(previous.id) : undefined,
+  };
+}

@@ -1,0 +1,103 @@
+import type { Db } from "../../db/types.ts";
+import {
+  type AdvisoryRow,
+  findRepoByName,
+  getAdvisoryRecord,
+  listAdvisoriesForRepo,
+  repoIdsWithCommit,
+  revisionSeqs,
+} from "../../repositories/http-read.repository.ts";
+import { normalizeGitUrl, type OsvQuery, OsvQueryError, parseOsvQuery } from "./parse-osv-query.ts";
+import { rangeCovers } from "./range-covers.ts";
+
+export type OsvRecord = Record<string, unknown> & { id: string; modified: string };
+export type Page<T> = { items: T[]; nextPageToken: string | null };
+
+/** OSV.dev caps a /v1/query page at 1,000 vulns and a /v1/querybatch at 1,000 queries. */
+export const OSV_PAGE_SIZE = 1000;
+export const OSV_MAX_BATCH = 1000;
+
+function shasInRecord(record: Record<string, unknown>): string[] {
+  const out = new Set<string>();
+  for (const a of (record.affected as { ranges?: { events?: Record<string, string>[] }[] }[]) ?? []) {
+    for (const r of a.ranges ?? [])
+      for (const e of r.events ?? []) for (const v of Object.values(e)) out.add(v);
+  }
+  return [...out];
+}
+
+async function matchingInRepo(db: Db, repoId: number, commit: string | null): Promise<AdvisoryRow[]> {
+  const rows = await listAdvisoriesForRepo(db, repoId);
+  if (!commit) return rows;
+  const shas = new Set([commit, ...rows.flatMap((r) => shasInRecord(r.record))]);
+  const seqs = await revisionSeqs(db, repoId, [...shas]);
+  return rows.filter((r) => rangeCovers(r.record, (s) => seqs.get(s), commit));
+}
+
+async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRow[]> {
+  if (q.kind === "none") return [];
+  if (q.kind === "commit") {
+    const ids = await repoIdsWithCommit(db, q.commit);
+    return (await Promise.all(ids.map((id) => matchingInRepo(db, id, q.commit)))).flat();
+  }
+  const repo = await findRepoByName(db, `${q.owner}/${q.name}`);
+  if (!repo) return [];
+  const rows = await matchingInRepo(db, repo.id, q.commit);
+  const url = q.gitUrl;
+  return url ? rows.filter((r) => packageNames(r.record).includes(url)) : rows;
+}
+
+function packageNames(record: Record<string, unknown>): string[] {
+  const affected = (record.affected as { package?: { name?: string } }[]) ?? [];
+  return affected.map((a) => normalizeGitUrl(a.package?.name ?? ""));
+}
+
+function decodeToken(token: string | null): number {
+  if (!token) return 0;
+  const m = /^o(\d{1,9})$/.exec(Buffer.from(token, "base64url").toString("utf8"));
+  if (!m) throw new OsvQueryError("Invalid page token.");
+  return Number(m[1]);
+}
+
+function paginate<T>(all: T[], token: string | null, size: number): Page<T> {
+  const offset = decodeToken(token);
+  const items = all.slice(offset, offset + size);
+  const next = offset + size < all.length ? Buffer.from(`o${offset + size}`).toString("base64url") : null;
+  return { items, nextPageToken: next };
+}
+
+/** POST /v1/query: full OSV records, paginated like OSV.dev (empty fields omitted). */
+export async function queryOsv(db: Db, body: unknown, pageSize = OSV_PAGE_SIZE) {
+  const q = parseOsvQuery(body);
+  const token = q.kind === "none" ? null : q.pageToken;
+  const page = paginate(await matching(db, q), token, pageSize);
+  return withToken({ vulns: page.items.map((r) => r.record as OsvRecord) }, page.nextPageToken);
+}
+
+/** POST /v1/querybatch: `{results: [{vulns: [{id, modified}]}]}` in input order. */
+export async function queryOsvBatch(db: Db, body: unknown, pageSize = OSV_PAGE_SIZE) {
+  const queries = (body as { queries?: unknown } | null)?.queries;
+  if (!Array.isArray(queries)) throw new OsvQueryError("queries must be an array.");
+  if (queries.length > OSV_MAX_BATCH) throw new OsvQueryError(`Too many queries (max ${OSV_MAX_BATCH}).`);
+  const parsed = queries.map((q) => parseOsvQuery(q));
+  const results = await Promise.all(
+    parsed.map(async (q) => {
+      const page = paginate(await matching(db, q), q.kind === "none" ? null : q.pageToken, pageSize);
+      const vulns = page.items.map((r) => ({ id: r.id, modified: (r.record as OsvRecord).modified }));
+      return withToken({ vulns }, page.nextPageToken);
+    }),
+  );
+  return { results };
+}
+
+function withToken(res: { vulns: unknown[] }, token: string | null): Record<string, unknown> {
+  // OSV.dev (protobuf JSON) omits empty lists and absent tokens.
+  const out: Record<string, unknown> = res.vulns.length ? { vulns: res.vulns } : {};
+  if (token) out.next_page_token = token;
+  return out;
+}
+
+export async function getVuln(db: Db, id: string): Promise<OsvRecord | null> {
+  const row = await getAdvisoryRecord(db, id);
+  return row ? (row.record as OsvRecord) : null;
+}
