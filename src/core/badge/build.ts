@@ -21,6 +21,13 @@ export type BadgeInput = {
 /** Shields' minimum effective cache time, in seconds. */
 export const DEFAULT_CACHE_SECONDS = 300;
 
+const GREY = "lightgrey";
+
+const TIED: Record<string, [string, string]> = {
+  true: ["stored twice", "orange"],
+  false: ["stored once", "brightgreen"],
+};
+
 const VERDICT_COLORS: Record<string, string> = {
   fits: "brightgreen",
   borderline: "yellow",
@@ -59,24 +66,20 @@ export function buildBadges(
   });
   const out: Record<string, EndpointBadge> = {};
   const total = input.params_total;
-  out.params =
-    typeof total === "number"
-      ? badge("params", formatParams(total), "blue")
-      : badge("params", "unknown", "lightgrey");
+  out.params = badge(
+    "params",
+    typeof total === "number" ? formatParams(total) : "unknown",
+    total == null ? GREY : "blue",
+  );
   for (const row of input.fit ?? []) {
-    out[fitMetric(row.card, row.mode)] = badge(
-      `${row.mode.replace(/_/g, " ")} on ${row.card}`,
-      fitMessage(row),
-      VERDICT_COLORS[row.verdict] ?? "lightgrey",
-    );
+    const label = `${row.mode.replace(/_/g, " ")} on ${row.card}`;
+    out[fitMetric(row.card, row.mode)] = badge(label, fitMessage(row), VERDICT_COLORS[row.verdict] ?? GREY);
   }
-  const twice = input.tied_embedding_stored_twice;
-  out["tied-embedding"] =
-    twice === true
-      ? badge("tied embedding", "stored twice", "orange")
-      : twice === false
-        ? badge("tied embedding", "stored once", "brightgreen")
-        : badge("tied embedding", "unknown", "lightgrey");
+  const [tiedMessage, tiedColor] = TIED[String(input.tied_embedding_stored_twice ?? null)] ?? [
+    "unknown",
+    GREY,
+  ];
+  out["tied-embedding"] = badge("tied embedding", tiedMessage, tiedColor);
   const n = input.open_advisories;
   out.advisories =
     n > 0 ? badge("advisories", `${n} open`, "red") : badge("advisories", "none", "brightgreen");

@@ -51,3 +51,13 @@ describe("renderConversations", () => {
     expect(sneaky[0]?.error).toBe(true);
   });
 });
+
+describe("renderConversations limits", () => {
+  it("stops a template whose loops would run for hours", () => {
+    const template = "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}";
+    const t0 = performance.now();
+    const out = renderConversations(template, tokens);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(out[0]?.output).toMatch(/^\[render error\] range\(\) exceeded/);
+  });
+});

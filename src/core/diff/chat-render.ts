@@ -1,4 +1,5 @@
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
+import { jinjaGlobals } from "./jinja-globals.ts";
 
 /** Special tokens a chat template reads as variables. */
 export type RenderTokens = { bos_token: string; eos_token: string };
@@ -83,7 +84,7 @@ export const SCENARIO_NAMES: readonly ScenarioName[] = SCENARIOS.map((s) => s.na
  * Renders the fixed conversations through @huggingface/jinja (an interpreter: templates cannot
  * run host code). A template that fails to parse or raises yields the error text for every
  * affected scenario instead of throwing. `strftime_now` is pinned to 26 Jul 2024 so the output
- * does not depend on the clock.
+ * does not depend on the clock; `range` stops a runaway template (see jinja-globals.ts).
  */
 export function renderConversations(template: string, tokens: RenderTokens): ScenarioOutput[] {
   let compiled: Template;
@@ -108,61 +109,16 @@ export function renderConversations(template: string, tokens: RenderTokens): Sce
 }
 
 /**
- * Template.render with the library's globals re-declared here, so that `strftime_now` reads a
- * fixed date instead of `new Date()` (Template.render refuses to override a global).
+ * Template.render with the library's globals re-declared (jinja-globals.ts), so that
+ * `strftime_now` reads a fixed date and `range` has a budget (Template.render refuses to
+ * override a global).
  */
 function renderPinned(template: Template, items: Record<string, unknown>): string {
   const env = new Environment();
-  const globals: Record<string, unknown> = {
-    false: false,
-    true: true,
-    none: null,
-    False: false,
-    True: true,
-    None: null,
-    raise_exception: (message: unknown) => {
-      throw new Error(String(message));
-    },
-    range,
-    strftime_now: fixedStrftime,
-  };
-  for (const [key, value] of Object.entries({ ...globals, ...items })) env.set(key, value);
+  for (const [key, value] of Object.entries({ ...jinjaGlobals(), ...items })) env.set(key, value);
   return String(new Interpreter(env).run(template.parsed).value);
-}
-
-/** Python's range(), as the library defines it. */
-function range(start: number, stop?: number, step = 1): number[] {
-  const [from, to] = stop === undefined ? [0, start] : [start, stop];
-  if (step === 0) throw new Error("range() step must not be zero");
-  const out: number[] = [];
-  for (let i = from; step > 0 ? i < to : i > to; i += step) out.push(i);
-  return out;
 }
 
 function errorText(err: unknown): string {
   return RENDER_ERROR_PREFIX + (err instanceof Error ? err.message : String(err));
-}
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const FULL_MONTHS = ["January", "February", "March", "April", "May", "June", "July"];
-
-/** strftime over the fixed date 2024-07-26 00:00:00 (a Friday); enough for chat templates. */
-function fixedStrftime(format: string): string {
-  const parts: Record<string, string> = {
-    d: "26",
-    "-d": "26",
-    m: "07",
-    "-m": "7",
-    Y: "2024",
-    y: "24",
-    b: MONTHS[6] ?? "Jul",
-    B: FULL_MONTHS[6] ?? "July",
-    a: "Fri",
-    A: "Friday",
-    H: "00",
-    M: "00",
-    S: "00",
-    "%": "%",
-  };
-  return String(format).replace(/%(-?[a-zA-Z%])/g, (m, k: string) => parts[k] ?? m);
 }
