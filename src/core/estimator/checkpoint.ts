@@ -43,12 +43,13 @@ export const DTYPE_BYTES: Record<string, number> = {
   BOOL: 1,
 };
 
-/** Non-parameter buffers some checkpoints store (GPT-2 causal masks, BERT position ids, rotary caches). */
+/** Non-parameter buffers some checkpoints store (GPT-2 causal masks, BERT position ids, rotary caches, BART's final_logits_bias). */
 const BUFFER_PATTERNS = [
   /(^|\.)attn\.bias$/,
   /(^|\.)attn\.masked_bias$/,
   /(^|\.)position_ids$/,
   /rotary_emb\.inv_freq$/,
+  /(^|\.)final_logits_bias$/,
 ];
 const SCALE_PATTERNS = [
   /_scale_inv$/,

@@ -1,0 +1,116 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { estimate } from "./estimate.ts";
+
+const ROOT = new URL("../../../fixtures/models/", import.meta.url);
+const read = (m: string, f: string) => JSON.parse(readFileSync(new URL(`${m}/${f}`, ROOT), "utf8"));
+
+/** Families this file checks (the core helper's readers). */
+const OWN = new Set([
+  "llama",
+  "mistral",
+  "qwen2",
+  "qwen3",
+  "mimo",
+  "phi",
+  "gpt2",
+  "bert",
+  "roberta",
+  "bart",
+  "whisper",
+  "clip",
+  "nemotron-nas",
+]);
+
+/**
+ * Scalars the published files hold beyond the model's parameters, with the reason. Everything else must match exactly.
+ */
+const KNOWN_EXTRA: Record<string, { scalars: number; reason: string }> = {
+  "FacebookAI__roberta-base": { scalars: 514, reason: "embeddings.position_ids buffer (I64)" },
+  "cross-encoder__ms-marco-MiniLM-L6-v2": { scalars: 512, reason: "position_ids buffer" },
+  "cross-encoder__ms-marco-TinyBERT-L2-v2": { scalars: 512, reason: "position_ids buffer" },
+  "sentence-transformers__all-MiniLM-L6-v2": { scalars: 512, reason: "position_ids buffer" },
+  "openai-community__gpt2": { scalars: 12 * 1024 * 1024, reason: "h.N.attn.bias causal-mask buffers" },
+  "distilbert__distilroberta-base": {
+    scalars: 768 * 768 + 768,
+    reason: "pooler stored; RobertaForMaskedLM builds none",
+  },
+  "openai-community__roberta-base-openai-detector": {
+    scalars: 768 * 768 + 768,
+    reason: "pooler stored; RobertaForSequenceClassification builds none",
+  },
+  "Qwen__Qwen3-0.6B": { scalars: 151936 * 1024, reason: "tied embedding stored twice (lm_head.weight)" },
+  "Qwen__Qwen3-1.7B": { scalars: 151936 * 2048, reason: "tied embedding stored twice (lm_head.weight)" },
+};
+
+const fixtures = readdirSync(ROOT).filter((m) => existsSync(new URL(`${m}/truth.json`, ROOT)));
+
+describe("derived totals against the published checkpoints", () => {
+  for (const m of fixtures) {
+    const truth = read(m, "truth.json");
+    const config = read(m, "config.json");
+    const e = (() => {
+      try {
+        return estimate(config);
+      } catch {
+        return null;
+      }
+    })();
+    if (!e || !OWN.has(e.family) || typeof truth.params_total !== "number") continue;
+    it(`${m} (${e.family})`, () => {
+      const extra = KNOWN_EXTRA[m]?.scalars ?? 0;
+      expect(e.params.total + extra).toBe(truth.params_total);
+      expect(Math.abs(e.params.total + extra - truth.params_total) / truth.params_total).toBeLessThan(0.005);
+    });
+  }
+
+  it("whisper-large-v3-turbo matches the Hub's 808,878,080 (F16)", () => {
+    expect(estimate(read("ivrit-ai__whisper-large-v3-turbo", "config.json")).params.total).toBe(808_878_080);
+  });
+
+  it("clip-vit-base-patch32 matches CLIPModel's 151,277,313", () => {
+    const e = estimate(read("openai__clip-vit-base-patch32", "config.json"));
+    expect(e.params.total).toBe(151_277_313);
+    expect(Object.keys(e.params.towers)).toEqual(["text", "vision"]);
+  });
+
+  it("reads the old roberta-base config (no model_type, no architectures) as RoBERTa with a warning", () => {
+    const e = estimate(read("FacebookAI__roberta-base", "config.json"));
+    expect(e.family).toBe("roberta");
+    expect(e.warnings.join(" ")).toMatch(/model_type and architectures missing/);
+  });
+
+  it("runs Whisper's encoder at 1500 positions from 3000 mel frames and its decoder at 448", () => {
+    const e = estimate(read("ivrit-ai__whisper-large-v3-turbo", "config.json"));
+    const conv1 = e.structure.find((n) => n.name === "encoder.Conv1")!;
+    expect(conv1.shape).toEqual([3000, 1280]);
+    expect(e.structure.find((n) => n.name === "encoder.Conv2")!.shape).toEqual([1500, 1280]);
+    expect(e.memory.kv_cache.tokens).toBe(448);
+    expect(e.memory.full_finetune.tokens).toBe(448);
+    expect(e.memory.kv_cache.breakdown.cross).toBe(4 * 2 * 1280 * 2 * 1500);
+  });
+});
+
+describe("no NaN or Infinity in any output", () => {
+  for (const m of readdirSync(ROOT).filter((f) => existsSync(new URL(`${f}/config.json`, ROOT)))) {
+    it(m, () => {
+      let e: ReturnType<typeof estimate>;
+      try {
+        e = estimate(read(m, "config.json"));
+      } catch (err) {
+        // Another helper's reader may reject a config; the error must then name a key, not crash.
+        expect((err as { key?: string }).key).toBeTypeOf("string");
+        return;
+      }
+      const walk = (v: unknown): void => {
+        if (typeof v === "number") expect(Number.isFinite(v)).toBe(true);
+        else if (v && typeof v === "object") for (const x of Object.values(v)) walk(x);
+      };
+      walk(e);
+      for (const f of [e.memory.full_finetune, e.memory.lora, e.memory.serve, e.memory.kv_cache]) {
+        const sum = Object.values(f.breakdown).reduce((a, b) => a + b, 0);
+        expect(Math.abs(sum - f.bytes)).toBeLessThanOrEqual(1e-6 * Math.max(1, f.bytes));
+      }
+    });
+  }
+});
