@@ -169,3 +169,11 @@ export function residualLayer(l: number, seq: number, hidden: number, s: LayerSp
 export function sumParams(nodes: StructureNode[]): number {
   return nodes.reduce((s, n) => s + (n.tiedTo ? 0 : n.params), 0);
 }
+
+/**
+ * Scalars an fp8 block-quantized checkpoint stores beside these linears: one fp32 scale
+ * (weight_scale_inv) per 128 x 128 block of each weight. Not parameters, but counted in stored totals.
+ */
+export function blockScaleScalars(linears: Linear[], block = 128): number {
+  return linears.reduce((s, l) => s + Math.ceil(l.in / block) * Math.ceil(l.out / block) * l.count, 0);
+}

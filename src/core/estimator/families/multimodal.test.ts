@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { configView } from "../config-view.ts";
+import { estimate } from "../estimate.ts";
+import { countParams } from "../params.ts";
+import { readModel } from "../resolve.ts";
+import type { ModelReading } from "../types.ts";
+
+type Raw = Record<string, unknown>;
+
+function fixture(dir: string): { config: Raw; truth: number | null } {
+  const base = new URL(`../../../../fixtures/models/${dir}/`, import.meta.url);
+  const config = JSON.parse(readFileSync(new URL("config.json", base), "utf8")) as Raw;
+  const truthFile = new URL("truth.json", base);
+  const truth = existsSync(truthFile)
+    ? (JSON.parse(readFileSync(truthFile, "utf8")).params_total as number)
+    : null;
+  return { config, truth };
+}
+
+function read(config: Raw): ModelReading {
+  return readModel(configView(config));
+}
+
+describe("qwen3_vl / qwen3_vl_moe: vision tower with deepstack mergers", () => {
+  for (const dir of [
+    "Qwen__Qwen3-VL-2B-Instruct",
+    "Qwen__Qwen3-VL-4B-Instruct",
+    "Qwen__Qwen3-VL-32B-Instruct",
+    "Qwen__Qwen3-VL-235B-A22B-Instruct",
+  ]) {
+    it(`${dir}: derived == stored`, () => {
+      const { config, truth } = fixture(dir);
+      expect(estimate(config).params.total).toBe(truth);
+    });
+  }
+
+  it("seed 003's defect is gone: Qwen3-VL-2B's vision tower is reconstructed (406,957,056)", () => {
+    const r = read(fixture("Qwen__Qwen3-VL-2B-Instruct").config);
+    expect(r.towers.map((t) => [t.name, t.role])).toEqual([
+      ["vision", "vision"],
+      ["text", "decoder"],
+    ]);
+    const vision = r.towers[0]!;
+    expect(countParams(r).towers.vision).toBe(406_957_056);
+    expect(vision.seqLen).toBe(196); // 224 x 224 at patch 16
+    expect(vision.nodes.filter((n) => n.type === "Patch Merger")).toHaveLength(4); // merger + 3 deepstack
+    expect(vision.nodes.filter((n) => n.type === "Self Attention")).toHaveLength(24);
+    // no dead-end node: every text node is on the chain, RoPE in-line with shape [seq, hidden]
+    expect(r.towers[1]!.nodes[1]).toMatchObject({ name: "RoPE", shape: [262144, 2048] });
+    expect(r.tiedEmbedding).toBe(true);
+  });
+});
+
+describe("qwen3_asr: thinker audio encoder + Qwen3 text decoder (seed 000)", () => {
+  it("derived + the second copy of the tied embedding == stored 2,349,217,408", () => {
+    const { config, truth } = fixture("Qwen__Qwen3-ASR-1.7B__abridged");
+    const e = estimate(config);
+    expect(e.params.total).toBe(2_038_052_480);
+    expect(e.params.tied_embedding).toBe(true);
+    expect(e.params.total + 151_936 * 2048).toBe(truth);
+    expect(e.params.towers).toEqual({ audio: 317_477_504, text: 1_720_574_976 });
+  });
+
+  it("the audio tower runs at 375 positions (30 s, x8 conv stem) with 24 LayerNorm blocks", () => {
+    const r = read(fixture("Qwen__Qwen3-ASR-1.7B__abridged").config);
+    const audio = r.towers[0]!;
+    expect(audio.role).toBe("audio");
+    expect(audio.seqLen).toBe(375);
+    expect(audio.nodes.filter((n) => n.type === "Self Attention")).toHaveLength(24);
+    expect(audio.nodes.at(-1)).toMatchObject({ name: "audio.Projector", shape: [375, 2048] });
+  });
+});
+
+describe("llama4: interleaved dense/MoE text, vision tower + projector", () => {
+  it("Llama-4-Maverick: derived == stored", () => {
+    const { config, truth } = fixture("meta-llama__Llama-4-Maverick-17B-128E-Instruct");
+    const e = estimate(config);
+    expect(e.params.total).toBe(truth);
+    expect(e.params.towers.vision).toBe(871_932_416);
+  });
+
+  it("Maverick alternates dense and MoE layers; chunked attention on 3 of 4 layers", () => {
+    const r = read(fixture("meta-llama__Llama-4-Maverick-17B-128E-Instruct").config);
+    const text = r.towers.find((t) => t.name === "text")!;
+    expect(text.nodes.find((n) => n.name === "FFN_1")?.type).toBe("SwiGLU");
+    expect(text.nodes.find((n) => n.name === "MoE_2")?.type).toBe("MoE");
+    expect(r.kvLayers.filter((k) => k.kind === "sliding" && k.window === 8192)).toHaveLength(36);
+  });
+
+  it("Scout's abridged config has no vision_config: text only, with a warning", () => {
+    const r = read(fixture("meta-llama__Llama-4-Scout-17B-16E-Instruct").config);
+    expect(r.towers.map((t) => t.name)).toEqual(["text"]);
+    expect(r.warnings.join(" ")).toMatch(/vision tower/);
+  });
+});
+
+describe("gemma4: sliding/global text with a parallel MoE block, vision tower", () => {
+  it("gemma-4-26B-A4B: derived + one vocab x hidden copy == stored (the tied embedding stored twice)", () => {
+    const { config, truth } = fixture("google__gemma-4-26B-A4B");
+    const e = estimate(config);
+    expect(e.params.total + 262_144 * 2816).toBe(truth);
+    expect(Object.keys(e.params.towers)).toEqual(["vision", "text"]);
+  });
+
+  it("global layers use global_head_dim with k = v (no v_proj); sliding layers keep a window", () => {
+    const r = read(fixture("google__gemma-4-26B-A4B").config);
+    expect(r.kvLayers[0]).toEqual({ kind: "sliding", bytesPerToken: 2 * 8 * 256 * 2, window: 1024 });
+    expect(r.kvLayers[5]).toEqual({ kind: "full", bytesPerToken: 2 * 2 * 512 * 2 });
+    const text = r.towers.find((t) => t.name === "text")!;
+    const global = text.nodes.find((n) => n.name === "Attention_6")!;
+    expect(global.params).toBe(2816 * 16 * 512 + 2816 * 2 * 512 + 16 * 512 * 2816 + 2 * 512);
+    expect(r.towers[0]!.seqLen).toBe(280 * 9);
+  });
+});
