@@ -52,7 +52,9 @@ describe("diffWeights", () => {
     }
     const t0 = performance.now();
     const d = diffWeights(before, after);
-    expect(performance.now() - t0).toBeLessThan(500);
+    // A pairwise scan would be 10^10 comparisons (minutes); Maps keep it well under a second
+    // unloaded. The bound is loose because CI machines are shared.
+    expect(performance.now() - t0).toBeLessThan(5000);
     expect(d.retyped).toHaveLength(100);
     expect(d.added.length + d.removed.length + d.reshaped.length).toBe(0);
   });
