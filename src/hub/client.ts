@@ -1,0 +1,33 @@
+import { type DownloadTextArgs, downloadText } from "./download-text.ts";
+import { createRequestCounter, type HubOptions } from "./fetch.ts";
+import { type ListNewCommitsArgs, listNewCommits } from "./list-new-commits.ts";
+import { type HubFile, listTree } from "./list-tree.ts";
+import { type ReadHeaderArgs, readSafetensorsHeader } from "./safetensors.ts";
+import { readWeightHeaders } from "./weight-headers.ts";
+
+type Without<T> = Omit<T, keyof HubOptions>;
+
+/**
+ * The Hub client functions with options bound once (hubUrl, token, fetch, timeouts) and one shared
+ * request counter, read by the demo as "requests and bytes fetched".
+ */
+export function createHubClient(options: HubOptions = {}) {
+  const opts: HubOptions = { ...options, counter: options.counter ?? createRequestCounter() };
+  return {
+    counter: opts.counter!,
+    options: opts,
+    listNewCommits: (a: Without<ListNewCommitsArgs>) => listNewCommits({ ...opts, ...a }),
+    listTree: (a: { repo: string; sha: string }) => listTree({ ...opts, ...a }),
+    downloadText: (a: Without<DownloadTextArgs>) => downloadText({ ...opts, ...a }),
+    readSafetensorsHeader: (a: Without<ReadHeaderArgs>) => readSafetensorsHeader({ ...opts, ...a }),
+    readWeightHeaders: (a: {
+      repo: string;
+      sha: string;
+      tree: HubFile[];
+      maxHeaderBytes?: number;
+      concurrency?: number;
+    }) => readWeightHeaders({ ...opts, ...a }),
+  };
+}
+
+export type HubClient = ReturnType<typeof createHubClient>;

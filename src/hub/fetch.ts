@@ -1,0 +1,104 @@
+import { errorFromResponse, type HubError, HubRateLimitedError, toHubError } from "./errors.ts";
+
+/** Requests and bytes received, for "requests and bytes fetched" in reports. Mutated in place. */
+export type RequestCounter = {
+  requests: number;
+  bytesReceived: number;
+  retries: number;
+  byStatus: Record<string, number>;
+};
+
+export function createRequestCounter(): RequestCounter {
+  return { requests: 0, bytesReceived: 0, retries: 0, byStatus: {} };
+}
+
+/** Options every Hub client function takes (HF_ENDPOINT / HF_TOKEN are parsed elsewhere and passed in). */
+export type HubOptions = {
+  /** Default https://huggingface.co. */
+  hubUrl?: string;
+  fetch?: typeof fetch;
+  accessToken?: string;
+  /** Per-request timeout in ms, body included (default 30,000). */
+  timeoutMs?: number;
+  /** Attempts for 5xx/timeouts/resets inside the client (default 3); 429 is never retried here. */
+  attempts?: number;
+  /** First backoff in ms, doubled per attempt, with jitter (default 250). */
+  retryBaseMs?: number;
+  counter?: RequestCounter;
+};
+
+export const DEFAULT_HUB_URL = "https://huggingface.co";
+
+function countingBody(body: ReadableStream<Uint8Array>, counter: RequestCounter): ReadableStream<Uint8Array> {
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counter.bytesReceived += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/**
+ * Wraps the injected fetch: adds a timeout, counts requests and body bytes, and turns every
+ * non-2xx response or network failure into a classified HubError (so @huggingface/hub only sees successes).
+ */
+export function hubFetch(opts: HubOptions): typeof fetch {
+  const base = opts.fetch ?? fetch;
+  const counter = opts.counter ?? createRequestCounter();
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  return async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    counter.requests += 1;
+    let res: Response;
+    try {
+      res = await base(input, { ...init, signal });
+    } catch (err) {
+      throw toHubError(err, url);
+    }
+    counter.byStatus[res.status] = (counter.byStatus[res.status] ?? 0) + 1;
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw errorFromResponse(res, url);
+    }
+    const wrapped = new Response(res.body ? countingBody(res.body, counter) : null, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+    Object.defineProperty(wrapped, "url", { value: res.url || url });
+    return wrapped;
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `op` up to `attempts` times while it fails with a retryable, non-429 error; any failure
+ * comes out as a HubError (429 immediately, so the queue's rate limiter can honour Retry-After).
+ */
+export async function withRetry<T>(opts: HubOptions, op: () => Promise<T>): Promise<T> {
+  const attempts = Math.max(1, opts.attempts ?? 3);
+  const base = opts.retryBaseMs ?? 250;
+  let last: HubError | undefined;
+  for (let i = 0; i < attempts; i++) {
+    try {
+      return await op();
+    } catch (err) {
+      last = toHubError(err);
+      if (!last.retryable || last instanceof HubRateLimitedError || i === attempts - 1) throw last;
+      if (opts.counter) opts.counter.retries += 1;
+      await sleep(base * 2 ** i * (0.5 + Math.random() / 2));
+    }
+  }
+  throw last;
+}
+
+/** Resolve URL of a file at a revision (revision and path segments URL-encoded). */
+export function resolveUrl(opts: HubOptions, repo: string, revision: string, path: string): string {
+  const hub = (opts.hubUrl ?? DEFAULT_HUB_URL).replace(/\/+$/, "");
+  return `${hub}/${repo}/resolve/${encodeURIComponent(revision)}/${path.split("/").map(encodeURIComponent).join("/")}`;
+}
