@@ -24,6 +24,7 @@ const EMBEDDED_KEYS = new Map<string | RegExp, string>([
  * Structural diff of two parsed JSON documents (config.json, tokenizer_config.json, ...).
  * Returns json-diff-ts's nested changeset and a flattened list of leaf changes; a value whose
  * type changes (e.g. `eos_token_id` 2 -> [2, 32000]) is one "update", not a remove plus an add.
+ * Meant for the small JSON files; diff tokenizer.json through summarizeTokenizer instead.
  */
 export function diffJson(before: unknown, after: unknown): JsonDiff {
   const changeset = diff(before, after, { embeddedObjKeys: EMBEDDED_KEYS });
