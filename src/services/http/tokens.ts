@@ -1,21 +1,20 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../../db/types.ts";
-import { insertToken, useToken } from "../../repositories/http-tokens.repository.ts";
-
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
+import {
+  authenticateApiToken,
+  createApiToken,
+  generateApiToken,
+} from "../../repositories/api-tokens.repository.ts";
 
 /** Creates an API token; the plain token is returned once and only its sha256 is stored. */
-export async function createApiToken(db: Db, name: string): Promise<{ id: number; token: string }> {
-  const token = `hwt_${randomBytes(32).toString("base64url")}`;
-  const id = await insertToken(db, name, hashToken(token));
-  return { id, token };
+export async function createToken(db: Db, name: string): Promise<{ id: number; token: string }> {
+  const token = generateApiToken();
+  const row = await createApiToken(db, name, token);
+  return { id: row.id, token };
 }
 
-/** The token's owner for an `Authorization: Bearer ...` header, or null. */
+/** The token's row for an `Authorization: Bearer ...` header, or null. */
 export async function authenticate(db: Db, header: string | undefined) {
   const m = /^Bearer\s+(\S{10,200})$/i.exec(header ?? "");
   if (!m?.[1]) return null;
-  return useToken(db, hashToken(m[1]));
+  return authenticateApiToken(db, m[1]);
 }
