@@ -46,6 +46,7 @@ function textLayer(t: ConfigView, hidden: number, full: boolean): LayerSpec {
       experts,
       topK: t.int("top_k_experts"),
       expertInter: t.int("moe_intermediate_size"),
+      fusedGateUp: true,
     });
     // Router scale (h) + per_expert_scale (E) + three extra norms (3h).
     ffn = {

@@ -31,6 +31,7 @@ export function readGptOss(cfg: ConfigView): ModelReading {
     // gate_up_proj_bias (2I) + down_proj_bias (h) per expert.
     expertExtra: 2 * inter + d.hidden,
     routerBias: true,
+    fusedGateUp: true,
   });
   const layers: LayerSpec[] = Array.from({ length: d.layers }, () => ({
     mixer: attn,

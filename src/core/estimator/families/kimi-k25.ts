@@ -52,6 +52,7 @@ function moonVit(v: ConfigView, textHidden: number): TowerReading {
     layers: v.int("vt_num_hidden_layers"),
     bias: true,
     mlpBias: true,
+    fusedQkv: true,
     norm: "LayerNorm",
     front,
     finalNorm: true,

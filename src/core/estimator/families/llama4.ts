@@ -88,6 +88,7 @@ export function readLlama4(cfg: ConfigView): ModelReading {
     topK: t.optInt("num_experts_per_tok", 1),
     expertInter: inter,
     sharedInter: inter,
+    fusedGateUp: true,
   });
   const dense = gatedMlp(d.hidden, t.optInt("intermediate_size_mlp", inter));
   const step = t.optInt("interleave_moe_layer_step", 1);

@@ -76,6 +76,8 @@ export type MoeSpec = {
   routerBias?: boolean;
   /** e_score_correction_bias (DeepSeek/MiniMax noaux_tc routing). */
   correctionBias?: boolean;
+  /** Checkpoint stores gate and up as one gate_up_proj per expert (gpt_oss, llama4, gemma4): one LoRA linear. */
+  fusedGateUp?: boolean;
 };
 
 /**
@@ -91,7 +93,9 @@ export function moeBlock(m: MoeSpec): Piece {
   const inner = m.ungated ? 2 * m.expertInter : 4 * m.expertInter;
   let actElems = m.experts + m.topK * (m.hidden + inner);
   const linears: Linear[] = [
-    lin(m.hidden, m.expertInter, (mats - 1) * m.experts),
+    m.fusedGateUp && !m.ungated
+      ? lin(m.hidden, 2 * m.expertInter, m.experts)
+      : lin(m.hidden, m.expertInter, (mats - 1) * m.experts),
     lin(m.expertInter, m.hidden, m.experts),
   ];
   const si = m.sharedInter ?? 0;

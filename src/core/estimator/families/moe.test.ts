@@ -89,6 +89,12 @@ describe("routed-MoE decoders: structure", () => {
     // q, k, v, o with biases + 64 sinks
     expect(attn.params).toBe(2880 * 4096 + 4096 + 2 * (2880 * 512 + 512) + 4096 * 2880 + 2880 + 64);
     expect(estimate(fixture("openai__gpt-oss-20b").config).params.total).toBe(20_914_757_184);
+    // the checkpoint fuses gate and up per expert: one LoRA linear h -> 2I per expert
+    const moe = r.towers[0]!.nodes.find((n) => n.name === "MoE_1")!;
+    expect(moe.linears).toEqual([
+      { in: 2880, out: 5760, count: 128 },
+      { in: 2880, out: 2880, count: 128 },
+    ]);
   });
 
   it("step3p7 (no truth): reads, warns that the rule is inferred from step3p5", () => {

@@ -46,6 +46,11 @@ describe("qwen3_vl / qwen3_vl_moe: vision tower with deepstack mergers", () => {
     expect(vision.seqLen).toBe(196); // 224 x 224 at patch 16
     expect(vision.nodes.filter((n) => n.type === "Patch Merger")).toHaveLength(4); // merger + 3 deepstack
     expect(vision.nodes.filter((n) => n.type === "Self Attention")).toHaveLength(24);
+    // fused qkv (as stored), then proj: two LoRA linears per block
+    expect(vision.nodes.find((n) => n.type === "Self Attention")?.linears).toEqual([
+      { in: 1024, out: 3072, count: 1 },
+      { in: 1024, out: 1024, count: 1 },
+    ]);
     // no dead-end node: every text node is on the chain, RoPE in-line with shape [seq, hidden]
     expect(r.towers[1]!.nodes[1]).toMatchObject({ name: "RoPE", shape: [262144, 2048] });
     expect(r.tiedEmbedding).toBe(true);

@@ -55,6 +55,7 @@ export function qwenVisionTower(v: ConfigView, name = "vision"): TowerReading {
     layers: v.int("depth"),
     bias: true,
     mlpBias: true,
+    fusedQkv: true,
     norm: "LayerNorm",
     front,
     finalNorm: false,

@@ -32,6 +32,8 @@ export type EncoderSpec = {
   back: StructureNode[];
   headDim?: number;
   kvHeads?: number;
+  /** Checkpoint stores q, k and v as one qkv linear (Qwen3-VL, MoonViT): one LoRA linear. */
+  fusedQkv?: boolean;
 };
 
 function normParams(kind: "LayerNorm" | "RMSNorm", width: number): number {
@@ -51,6 +53,14 @@ export function encoderPieces(s: EncoderSpec): { attn: Piece; mlp: Piece } {
     type: "Self Attention",
   });
   attn.params += s.extraPerLayer ?? 0;
+  if (s.fusedQkv) {
+    const q = s.heads * headDim;
+    const kv = (s.kvHeads ?? s.heads) * headDim;
+    attn.linears = [
+      { in: s.hidden, out: q + 2 * kv, count: 1 },
+      { in: q, out: s.hidden, count: 1 },
+    ];
+  }
   const mlp = s.gatedMlp
     ? gatedMlp(s.hidden, s.inter, s.mlpBias)
     : plainMlp(s.hidden, s.inter, s.mlpBias, "GELU MLP");
