@@ -1,0 +1,130 @@
+import { connect } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateEndpointBadge } from "../../src/core/badge/index.ts";
+import { createApp } from "../../src/http/app.ts";
+import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
+import { HOSTILE_TITLE, SHA, seedHistory } from "./seed.ts";
+
+let db: PgTestDatabase;
+let app: FastifyInstance;
+const get = (url: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: "GET", url, headers });
+
+beforeAll(async () => {
+  db = await freshPgDatabase();
+  await seedHistory(db.db);
+  app = await createApp({ db: db.db });
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+});
+
+describe("badges", () => {
+  it("serves shields endpoint JSON with ETag, Cache-Control and 304", async () => {
+    const res = await get("/badges/acme/tiny-lm/params.json");
+    expect(res.statusCode).toBe(200);
+    const json = res.json();
+    expect(validateEndpointBadge(json)).toMatchObject({ valid: true });
+    expect(json).toMatchObject({ schemaVersion: 1, label: "params", color: "blue" });
+    expect(res.headers["cache-control"]).toMatch(/max-age=\d+/);
+    const etag = String(res.headers.etag);
+    expect(etag).toMatch(/^"/);
+    expect((await get("/badges/acme/tiny-lm/params.json", { "if-none-match": etag })).statusCode).toBe(304);
+  });
+  it("renders SVG with its own ETag", async () => {
+    const res = await get("/badges/acme/tiny-lm/advisories.svg");
+    expect(res.headers["content-type"]).toContain("image/svg+xml");
+    expect(res.body).toContain("<svg");
+    expect(res.headers.etag).not.toBe((await get("/badges/acme/tiny-lm/advisories.json")).headers.etag);
+    expect(
+      (await get("/badges/acme/tiny-lm/advisories.svg", { "if-none-match": String(res.headers.etag) }))
+        .statusCode,
+    ).toBe(304);
+  });
+  it("gives a grey badge for a repo that is not watched, never a 500", async () => {
+    const res = await get("/badges/nobody/nothing/params.json");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: "not watched", color: "lightgrey" });
+    expect(validateEndpointBadge(res.json()).valid).toBe(true);
+    const svg = await get("/badges/nobody/nothing/fit-lora-a100-80-gb.svg");
+    expect(svg.statusCode).toBe(200);
+    expect((await get("/badges/acme/tiny-lm/no-such-metric.json")).json()).toMatchObject({
+      color: "lightgrey",
+    });
+    expect((await get("/badges/acme/tiny-lm/..%2f..%2fx.json")).statusCode).toBe(400);
+  });
+});
+
+describe("history pages", () => {
+  it("lists watched repos and links to their history", async () => {
+    const res = await get("/");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.body).toContain('href="/repos/acme/tiny-lm"');
+    expect(res.body).toContain('<link rel="stylesheet" href="/static/style.css">');
+    expect(res.body).not.toContain("<script");
+  });
+  it("shows a repo timeline with changes, estimate comparison and advisories, all escaped", async () => {
+    const res = await get("/repos/acme/tiny-lm");
+    expect(res.statusCode).toBe(200);
+    const body = res.body;
+    expect(body).toContain("x_HUBWATCH-2026-0001");
+    expect(body).toContain(`href="/repos/acme/tiny-lm/revisions/${SHA.B}"`);
+    expect(body).toContain("vocab_size 151936 -&gt; 200000");
+    expect(body).toContain('class="num changed"'); // params changed between A and B
+    expect(body).not.toContain("<script>document.title");
+    expect(body).toContain(
+      "Update template &lt;script&gt;document.title=&quot;pwned&quot;&lt;/script&gt; &amp; &quot;quotes&quot;",
+    );
+    expect(body).toContain("&lt;b&gt;mallory&lt;/b&gt;");
+    expect(HOSTILE_TITLE).toContain("<script>");
+  });
+  it("shows a revision's full diffs with hostile template content as text", async () => {
+    const res = await get(`/repos/acme/tiny-lm/revisions/${SHA.C}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toMatch(/<script>window\.pwned/);
+    expect(res.body).not.toMatch(/<img src=x/);
+    expect(res.body).toContain("&lt;script&gt;window.pwned=1&lt;/script&gt;");
+    expect(res.body).toContain('Rendered prompts: <span class="bad">changed</span>');
+    const json = await get(`/repos/acme/tiny-lm/revisions/${SHA.B}`);
+    expect(json.body).toContain("<code>$.vocab_size</code>");
+    expect(json.body).toContain("lm_head.weight");
+  });
+  it("refuses traversal and bad names, 404s unknown repos", async () => {
+    // Sent raw on a socket: URL parsers (inject's, browsers') would resolve dot segments before sending.
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = new URL(address);
+    for (const path of [
+      "/repos/../etc",
+      "/repos/%2e%2e/%2e%2e",
+      "/repos/acme/..",
+      "/repos/acme/%2e%2e",
+      "/repos/a%2fb/c",
+      "/repos/acme/tiny-lm%00",
+      "/repos/%2E%2E/passwd/revisions/" + SHA.A,
+      "/badges/%2e%2e/x/params.json",
+    ]) {
+      expect([400, 404], path).toContain(await rawStatus(Number(port), path));
+    }
+    expect((await get("/repos/nobody/nothing")).statusCode).toBe(404);
+    expect((await get("/repos/acme/tiny-lm/revisions/zzz")).statusCode).toBe(404);
+    expect((await get(`/repos/acme/tiny-lm/revisions/${SHA.E}`)).statusCode).toBe(404);
+  });
+});
+
+/** Status code of a GET sent byte for byte, without any client-side path normalisation. */
+function rawStatus(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sock = connect(port, "127.0.0.1", () =>
+      sock.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+    );
+    let data = "";
+    sock.on("data", (d) => {
+      data += d.toString("latin1");
+    });
+    sock.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0)));
+    sock.on("error", reject);
+  });
+}
