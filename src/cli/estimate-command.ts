@@ -1,0 +1,166 @@
+/**
+ * `hubwatch estimate PATH [--json|--markdown]`: PATH is a config.json, or a folder holding config.json and
+ * optionally model.safetensors.index.json, *.safetensors (only the header is read) and *.safetensors.header.json.
+ * Exit 0 on success, 2 on bad input (one line on stderr, never a stack trace), 1 on anything unexpected.
+ */
+import { open, readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { EstimatorInputError } from "../core/estimator/config-view.ts";
+import { type Estimate, estimate } from "../core/estimator/estimate.ts";
+import { formatDelta, formatGb, formatParams, renderMarkdown } from "../core/estimator/markdown.ts";
+import type { CheckpointInput, TensorHeader } from "../core/estimator/types.ts";
+
+/** Largest safetensors header we read (bytes); real headers are well under a few MB. */
+export const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+
+export type EstimateIo = {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  readFile(path: string): Promise<string>;
+  /** The first `bytes` bytes of a file (fewer at its end). */
+  readHead(path: string, bytes: number): Promise<Uint8Array>;
+  readDir(path: string): Promise<string[]>;
+  isDirectory(path: string): Promise<boolean>;
+};
+
+/** The real filesystem and process streams. */
+export function nodeEstimateIo(): EstimateIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    readFile: (p) => readFile(p, "utf8"),
+    readHead: async (p, bytes) => {
+      const fh = await open(p, "r");
+      try {
+        const buf = new Uint8Array(bytes);
+        const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+        return buf.subarray(0, bytesRead);
+      } finally {
+        await fh.close();
+      }
+    },
+    readDir: (p) => readdir(p),
+    isDirectory: async (p) => (await stat(p)).isDirectory(),
+  };
+}
+
+/** Bad input at the CLI level (unreadable file, malformed JSON): exit 2. */
+class InputError extends Error {}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${what}: malformed JSON (${(err as Error).message})`);
+  }
+}
+
+/** Tensors of one safetensors header object (skipping __metadata__). */
+export function tensorsOfHeader(header: unknown, what: string): TensorHeader[] {
+  if (typeof header !== "object" || header === null || Array.isArray(header))
+    throw new InputError(`${what}: header is not a JSON object`);
+  const out: TensorHeader[] = [];
+  for (const [name, v] of Object.entries(header)) {
+    if (name === "__metadata__") continue;
+    const t = v as { dtype?: unknown; shape?: unknown };
+    const okShape = Array.isArray(t?.shape) && t.shape.every((d) => Number.isInteger(d) && d >= 0);
+    if (typeof t?.dtype !== "string" || !okShape)
+      throw new InputError(`${what}: tensor ${name} lacks a dtype or an integer shape`);
+    out.push({ name, dtype: t.dtype, shape: t.shape as number[] });
+  }
+  return out;
+}
+
+async function safetensorsHeader(io: EstimateIo, path: string): Promise<TensorHeader[]> {
+  const head = await io.readHead(path, 8);
+  if (head.length < 8) throw new InputError(`${path}: too short for a safetensors file`);
+  const len = Number(new DataView(head.buffer, head.byteOffset, 8).getBigUint64(0, true));
+  if (len <= 0 || len > MAX_HEADER_BYTES)
+    throw new InputError(`${path}: header length ${len} outside 1..${MAX_HEADER_BYTES}`);
+  const bytes = await io.readHead(path, 8 + len);
+  if (bytes.length < 8 + len) throw new InputError(`${path}: truncated header`);
+  const text = new TextDecoder().decode(bytes.subarray(8, 8 + len));
+  return tensorsOfHeader(parseJson(text, path), path);
+}
+
+async function checkpointOf(
+  io: EstimateIo,
+  dir: string,
+  names: string[],
+): Promise<CheckpointInput | undefined> {
+  const tensors: TensorHeader[] = [];
+  for (const n of names.sort()) {
+    const p = join(dir, n);
+    if (n.endsWith(".safetensors")) tensors.push(...(await safetensorsHeader(io, p)));
+    else if (n.endsWith(".safetensors.header.json"))
+      tensors.push(...tensorsOfHeader(parseJson(await io.readFile(p), p), p));
+  }
+  if (tensors.length > 0) return { tensors };
+  if (!names.includes("model.safetensors.index.json")) return undefined;
+  const p = join(dir, "model.safetensors.index.json");
+  const index = parseJson(await io.readFile(p), p) as { metadata?: { total_size?: unknown } };
+  const size = index?.metadata?.total_size;
+  if (typeof size !== "number" || !Number.isFinite(size) || size <= 0)
+    throw new InputError(`${p}: metadata.total_size missing or not a positive number`);
+  return { indexTotalSizeBytes: size };
+}
+
+/** Model display name from a folder like fixtures/models/Qwen__Qwen3-4B. */
+function displayName(dir: string): string {
+  return basename(dir).replace("__", "/");
+}
+
+function summary(e: Estimate, name: string): string {
+  const m = e.memory;
+  const lines = [
+    `${name}: ${e.family} (${e.model_type}), ${formatParams(e.params.total)} parameters (${e.params.total})`,
+    `full fine-tune ${formatGb(m.full_finetune.bytes_without_logits ?? m.full_finetune.bytes)} (+ logits ${formatGb(m.full_finetune.breakdown.logits ?? 0)}), LoRA ${formatGb(m.lora.bytes_without_logits ?? m.lora.bytes)}, serve ${formatGb(m.serve.bytes)} + KV ${formatGb(m.kv_cache.bytes)}/seq at ${m.kv_cache.tokens} tokens`,
+  ];
+  if (e.checkpoint)
+    lines.push(
+      `checkpoint: ${e.checkpoint.compared_total} compared scalars, delta ${formatDelta(e.checkpoint.delta)}`,
+    );
+  for (const r of e.fit) lines.push(`  ${r.card.padEnd(18)} ${r.mode.padEnd(14)} ${r.text}`);
+  for (const w of e.warnings) lines.push(`warning: ${w}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Runs the command; returns the exit code. */
+export async function runEstimateCommand(
+  path: string,
+  opts: { json?: boolean; markdown?: boolean },
+  io: EstimateIo = nodeEstimateIo(),
+): Promise<number> {
+  try {
+    let isDir: boolean;
+    try {
+      isDir = await io.isDirectory(path);
+    } catch {
+      throw new InputError(`${path}: no such file or folder`);
+    }
+    const dir = isDir ? path : dirname(path);
+    const configPath = isDir ? join(path, "config.json") : path;
+    const text = await io.readFile(configPath).catch(() => {
+      throw new InputError(`${configPath}: cannot read`);
+    });
+    const config = parseJson(text, configPath);
+    const checkpoint = isDir ? await checkpointOf(io, dir, await io.readDir(dir)) : undefined;
+    const e = estimate(config, checkpoint ? { checkpoint } : {});
+    const name = displayName(dir);
+    io.stdout.write(
+      opts.json
+        ? `${JSON.stringify(e, null, 2)}\n`
+        : opts.markdown
+          ? renderMarkdown(e, name)
+          : summary(e, name),
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof InputError || err instanceof EstimatorInputError) {
+      io.stderr.write(`hubwatch estimate: ${err.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`hubwatch estimate: unexpected error: ${(err as Error)?.message ?? String(err)}\n`);
+    return 1;
+  }
+}
