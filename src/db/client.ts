@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
@@ -13,6 +13,8 @@ export type DatabaseOptions = {
   dataDir?: string;
   /** node-postgres pool size; default 10. */
   poolSize?: number;
+  /** Extra PGlite options (tests restore a migrated snapshot with loadDataDir). */
+  pglite?: Omit<PGliteOptions, "dataDir">;
 };
 
 /**
@@ -29,7 +31,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     return { db, kind: "pg", close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = new PGlite({ ...options.pglite, ...(options.dataDir && { dataDir: options.dataDir }) });
   await client.waitReady;
   const db: Db = drizzlePglite({ client, schema });
   return { db, kind: "pglite", close: () => client.close() };

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { badges } from "../db/schema/index.ts";
+import type { Executor } from "../db/types.ts";
+
+export type Badge = typeof badges.$inferSelect;
+export type BadgeJson = Record<string, unknown>;
+
+/** JSON with object keys sorted, so equal badges give equal etags whatever the key order. */
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Strong HTTP ETag (quoted) of a badge's JSON. */
+export function badgeEtag(json: BadgeJson): string {
+  return `"${createHash("sha256").update(stableStringify(json)).digest("hex").slice(0, 32)}"`;
+}
+
+/**
+ * Stores the badge for (repoId, metric). The etag and updatedAt only move when the JSON changes;
+ * `changed` says whether it did.
+ */
+export async function upsertBadge(
+  ex: Executor,
+  repoId: number,
+  metric: string,
+  json: BadgeJson,
+  at: Date = new Date(),
+): Promise<{ badge: Badge; changed: boolean }> {
+  const etag = badgeEtag(json);
+  const [row] = await ex
+    .insert(badges)
+    .values({ repoId, metric, json, etag, updatedAt: at })
+    .onConflictDoUpdate({
+      target: [badges.repoId, badges.metric],
+      set: { json: sql`excluded.json`, etag: sql`excluded.etag`, updatedAt: sql`excluded.updated_at` },
+      setWhere: ne(badges.etag, sql`excluded.etag`),
+    })
+    .returning();
+  if (row) return { badge: row, changed: true };
+  const unchanged = await getBadge(ex, repoId, metric);
+  return { badge: unchanged!, changed: false };
+}
+
+export async function getBadge(ex: Executor, repoId: number, metric: string): Promise<Badge | null> {
+  const [row] = await ex
+    .select()
+    .from(badges)
+    .where(and(eq(badges.repoId, repoId), eq(badges.metric, metric)));
+  return row ?? null;
+}
+
+export function listBadges(ex: Executor, repoId: number): Promise<Badge[]> {
+  return ex.select().from(badges).where(eq(badges.repoId, repoId)).orderBy(asc(badges.metric));
+}

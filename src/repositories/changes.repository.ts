@@ -1,0 +1,63 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { changes } from "../db/schema/index.ts";
+import type { Executor } from "../db/types.ts";
+
+export type Change = typeof changes.$inferSelect;
+export type NewChange = Omit<Change, "id" | "revisionId" | "detail" | "promptChanged"> & {
+  detail?: unknown;
+  promptChanged?: boolean | null;
+};
+
+/** Upserts changes of a revision on (revisionId, path, category); returns the stored rows. */
+export async function upsertChanges(ex: Executor, revisionId: number, list: NewChange[]): Promise<Change[]> {
+  if (list.length === 0) return [];
+  const rows = list.map((c) => ({
+    revisionId,
+    path: c.path,
+    kind: c.kind,
+    category: c.category,
+    summary: c.summary,
+    detail: c.detail ?? null,
+    promptChanged: c.promptChanged ?? null,
+  }));
+  return ex
+    .insert(changes)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [changes.revisionId, changes.path, changes.category],
+      set: {
+        kind: sql`excluded.kind`,
+        summary: sql`excluded.summary`,
+        detail: sql`excluded.detail`,
+        promptChanged: sql`excluded.prompt_changed`,
+      },
+    })
+    .returning();
+}
+
+/** Makes the revision's changes exactly `list` (reprocessing may find fewer): others are deleted. */
+export function replaceChanges(ex: Executor, revisionId: number, list: NewChange[]): Promise<Change[]> {
+  return ex.transaction(async (tx) => {
+    const keys = list.map((c) => sql`(${c.category}, ${c.path})`);
+    await tx
+      .delete(changes)
+      .where(
+        and(
+          eq(changes.revisionId, revisionId),
+          keys.length > 0
+            ? sql`(${changes.category}, ${changes.path}) not in (${sql.join(keys, sql`, `)})`
+            : undefined,
+        ),
+      );
+    return upsertChanges(tx, revisionId, list);
+  });
+}
+
+/** Changes of a revision ordered by path then category. */
+export function listChangesByRevision(ex: Executor, revisionId: number): Promise<Change[]> {
+  return ex
+    .select()
+    .from(changes)
+    .where(eq(changes.revisionId, revisionId))
+    .orderBy(asc(changes.path), asc(changes.category));
+}

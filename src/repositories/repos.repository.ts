@@ -1,0 +1,83 @@
+import { asc, eq, isNull, lte, or } from "drizzle-orm";
+import { type RepoStatus, repos } from "../db/schema/index.ts";
+import type { Executor } from "../db/types.ts";
+
+export type Repo = typeof repos.$inferSelect;
+
+/** Watches `name` ("owner/name"); adding a repo already watched returns it with created: false. */
+export async function addRepo(ex: Executor, name: string): Promise<{ repo: Repo; created: boolean }> {
+  const [inserted] = await ex
+    .insert(repos)
+    .values({ name })
+    .onConflictDoNothing({ target: repos.name })
+    .returning();
+  if (inserted) return { repo: inserted, created: true };
+  const existing = await getRepoByName(ex, name);
+  if (!existing) throw new Error(`repo ${name} conflicted on insert but is gone; retry`);
+  return { repo: existing, created: false };
+}
+
+/** Stops watching `name` and deletes everything recorded for it (cascade). False if it was not watched. */
+export async function removeRepo(ex: Executor, name: string): Promise<boolean> {
+  const deleted = await ex.delete(repos).where(eq(repos.name, name)).returning({ id: repos.id });
+  return deleted.length > 0;
+}
+
+export function listRepos(ex: Executor): Promise<Repo[]> {
+  return ex.select().from(repos).orderBy(asc(repos.name));
+}
+
+/** Repos whose nextPollAt is unset or not after `now`. */
+export function listReposDue(ex: Executor, now: Date = new Date()): Promise<Repo[]> {
+  return ex
+    .select()
+    .from(repos)
+    .where(or(isNull(repos.nextPollAt), lte(repos.nextPollAt, now)))
+    .orderBy(asc(repos.name));
+}
+
+export async function getRepoByName(ex: Executor, name: string): Promise<Repo | null> {
+  const [row] = await ex.select().from(repos).where(eq(repos.name, name));
+  return row ?? null;
+}
+
+export async function getRepoById(ex: Executor, id: number): Promise<Repo | null> {
+  const [row] = await ex.select().from(repos).where(eq(repos.id, id));
+  return row ?? null;
+}
+
+export type PollResult = {
+  /** Head sha seen upstream; omitted leaves the stored one. */
+  lastSeenSha?: string | null;
+  at?: Date;
+  nextPollAt?: Date | null;
+};
+
+/** Records a finished poll. Returns null if the repo is gone. */
+export async function markRepoPolled(ex: Executor, id: number, poll: PollResult = {}): Promise<Repo | null> {
+  const [row] = await ex
+    .update(repos)
+    .set({
+      lastPolledAt: poll.at ?? new Date(),
+      ...(poll.lastSeenSha !== undefined && { lastSeenSha: poll.lastSeenSha }),
+      ...(poll.nextPollAt !== undefined && { nextPollAt: poll.nextPollAt }),
+    })
+    .where(eq(repos.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Sets the repo's upstream status ('gated', 'not_found', ...); detail says why, null clears it. */
+export async function setRepoStatus(
+  ex: Executor,
+  id: number,
+  status: RepoStatus,
+  detail: string | null = null,
+): Promise<Repo | null> {
+  const [row] = await ex
+    .update(repos)
+    .set({ status, statusDetail: detail })
+    .where(eq(repos.id, id))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,78 @@
+import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { revisionFiles } from "../db/schema/index.ts";
+import type { Executor } from "../db/types.ts";
+
+export type RevisionFile = typeof revisionFiles.$inferSelect;
+export type ManifestEntry = Omit<RevisionFile, "revisionId" | "lfsOid" | "artifactHash"> & {
+  lfsOid?: string | null;
+  artifactHash?: string | null;
+};
+
+// Keeps each INSERT well under Postgres's 65535 bind parameters (6 per row).
+const CHUNK = 1000;
+
+/**
+ * Makes the stored manifest of a revision exactly `files`: paths not listed are deleted, the others
+ * upserted. Safe to repeat and to run from two workers at once (no delete-then-insert race).
+ */
+export async function replaceManifest(
+  ex: Executor,
+  revisionId: number,
+  files: ManifestEntry[],
+): Promise<void> {
+  await ex.transaction(async (tx) => {
+    const paths = files.map((f) => f.path);
+    await tx
+      .delete(revisionFiles)
+      .where(
+        and(
+          eq(revisionFiles.revisionId, revisionId),
+          paths.length > 0 ? notInArray(revisionFiles.path, paths) : undefined,
+        ),
+      );
+    for (let i = 0; i < files.length; i += CHUNK) {
+      const rows = files.slice(i, i + CHUNK).map((f) => ({
+        revisionId,
+        path: f.path,
+        oid: f.oid,
+        size: f.size,
+        lfsOid: f.lfsOid ?? null,
+        artifactHash: f.artifactHash ?? null,
+      }));
+      await tx
+        .insert(revisionFiles)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [revisionFiles.revisionId, revisionFiles.path],
+          set: {
+            oid: sql`excluded.oid`,
+            size: sql`excluded.size`,
+            lfsOid: sql`excluded.lfs_oid`,
+            artifactHash: sql`excluded.artifact_hash`,
+          },
+        });
+    }
+  });
+}
+
+/** The manifest of a revision ordered by path; empty if none was stored. */
+export function getManifest(ex: Executor, revisionId: number): Promise<RevisionFile[]> {
+  return ex
+    .select()
+    .from(revisionFiles)
+    .where(eq(revisionFiles.revisionId, revisionId))
+    .orderBy(asc(revisionFiles.path));
+}
+
+/** One manifest entry, or null. */
+export async function getManifestEntry(
+  ex: Executor,
+  revisionId: number,
+  path: string,
+): Promise<RevisionFile | null> {
+  const [row] = await ex
+    .select()
+    .from(revisionFiles)
+    .where(and(eq(revisionFiles.revisionId, revisionId), eq(revisionFiles.path, path)));
+  return row ?? null;
+}

@@ -1,0 +1,95 @@
+import { userInfo } from "node:os";
+import { Redis } from "ioredis";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { createDatabase } from "../src/db/client.ts";
+import { migrateDatabase } from "../src/db/migrate.ts";
+import { adminUrlFor, dbUrl, TEMPLATE_DB } from "./helpers/pg-admin.ts";
+
+// Integration tests fail, never skip, when their services are down (docs/dev/CONVENTIONS.md).
+const REDIS_URL = process.env.HUBWATCH_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+// Serialises template rebuilds when several test runs start at once on one server.
+const SETUP_LOCK_KEY = 72_851_004;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgTemplate: string;
+    redisUrl: string;
+  }
+}
+
+async function connectAdmin(): Promise<{ client: pg.Client; url: string }> {
+  const users = [...new Set([userInfo().username, "postgres"])];
+  const errors: string[] = [];
+  for (const user of users) {
+    const url = process.env.HUBWATCH_TEST_PG_URL ?? adminUrlFor(user);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    try {
+      await client.connect();
+      return { client, url };
+    } catch (err) {
+      errors.push(`${url}: ${(err as Error).message}`);
+      await client.end().catch(() => {});
+    }
+  }
+  throw new Error(
+    `Integration tests need PostgreSQL at 127.0.0.1:5432 (trust auth, user ${users.join(" or ")}); ` +
+      `could not connect:\n  ${errors.join("\n  ")}\nStart it (e.g. docker compose up -d postgres) and rerun.`,
+  );
+}
+
+async function checkRedis(): Promise<void> {
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    const pong = await redis.ping();
+    if (pong !== "PONG") throw new Error(`PING answered ${pong}`);
+  } catch (err) {
+    throw new Error(
+      `Integration tests need Redis at ${REDIS_URL}: ${(err as Error).message}. ` +
+        "Start it (e.g. docker compose up -d redis) and rerun.",
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Builds the migrated template under a temporary name, then swaps it in as hubwatch_tmpl. */
+async function rebuildTemplate(admin: pg.Client, adminUrl: string): Promise<void> {
+  const building = `${TEMPLATE_DB}_build_${process.pid}`;
+  await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${building}"`);
+  const handle = await createDatabase({ databaseUrl: dbUrl(adminUrl, building), poolSize: 1 });
+  try {
+    await migrateDatabase(handle.db, handle.kind);
+  } finally {
+    await handle.close();
+  }
+  await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
+  await admin.query(`ALTER DATABASE "${building}" RENAME TO "${TEMPLATE_DB}"`);
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const { client: admin, url } = await connectAdmin();
+  try {
+    await checkRedis();
+    await admin.query("select pg_advisory_lock($1)", [SETUP_LOCK_KEY]);
+    try {
+      await rebuildTemplate(admin, url);
+    } finally {
+      await admin.query("select pg_advisory_unlock($1)", [SETUP_LOCK_KEY]);
+    }
+  } finally {
+    await admin.end();
+  }
+  project.provide("pgAdminUrl", url);
+  project.provide("pgTemplate", TEMPLATE_DB);
+  project.provide("redisUrl", REDIS_URL);
+}
