@@ -34,7 +34,10 @@ function cutMidBody(res: ServerResponse): void {
 function track(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, log: RequestLogEntry[]) {
   const write = res.write.bind(res);
   const end = res.end.bind(res);
+  // Logged on arrival and filled in as the response is written, so readers never race the socket close.
+  log.push(entry);
   const count = (chunk: unknown) => {
+    entry.status = res.statusCode;
     if (chunk && typeof chunk !== "function") entry.bytes += Buffer.byteLength(chunk as Buffer);
   };
   res.write = ((chunk: unknown, ...rest: never[]) => {
@@ -47,7 +50,6 @@ function track(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry
   }) as typeof res.end;
   res.on("close", () => {
     entry.status = res.statusCode;
-    log.push(entry);
   });
   req.on("error", () => {});
 }
