@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { estimate } from "./estimate.ts";
+import { KNOWN_DELTAS } from "./known-deltas.ts";
 
 const ROOT = new URL("../../../fixtures/models/", import.meta.url);
 const read = (m: string, f: string) => JSON.parse(readFileSync(new URL(`${m}/${f}`, ROOT), "utf8"));
@@ -22,27 +23,6 @@ const OWN = new Set([
   "nemotron-nas",
 ]);
 
-/**
- * Scalars the published files hold beyond the model's parameters, with the reason. Everything else must match exactly.
- */
-const KNOWN_EXTRA: Record<string, { scalars: number; reason: string }> = {
-  "FacebookAI__roberta-base": { scalars: 514, reason: "embeddings.position_ids buffer (I64)" },
-  "cross-encoder__ms-marco-MiniLM-L6-v2": { scalars: 512, reason: "position_ids buffer" },
-  "cross-encoder__ms-marco-TinyBERT-L2-v2": { scalars: 512, reason: "position_ids buffer" },
-  "sentence-transformers__all-MiniLM-L6-v2": { scalars: 512, reason: "position_ids buffer" },
-  "openai-community__gpt2": { scalars: 12 * 1024 * 1024, reason: "h.N.attn.bias causal-mask buffers" },
-  "distilbert__distilroberta-base": {
-    scalars: 768 * 768 + 768,
-    reason: "pooler stored; RobertaForMaskedLM builds none",
-  },
-  "openai-community__roberta-base-openai-detector": {
-    scalars: 768 * 768 + 768,
-    reason: "pooler stored; RobertaForSequenceClassification builds none",
-  },
-  "Qwen__Qwen3-0.6B": { scalars: 151936 * 1024, reason: "tied embedding stored twice (lm_head.weight)" },
-  "Qwen__Qwen3-1.7B": { scalars: 151936 * 2048, reason: "tied embedding stored twice (lm_head.weight)" },
-};
-
 const fixtures = readdirSync(ROOT).filter((m) => existsSync(new URL(`${m}/truth.json`, ROOT)));
 
 describe("derived totals against the published checkpoints", () => {
@@ -58,7 +38,7 @@ describe("derived totals against the published checkpoints", () => {
     })();
     if (!e || !OWN.has(e.family) || typeof truth.params_total !== "number") continue;
     it(`${m} (${e.family})`, () => {
-      const extra = KNOWN_EXTRA[m]?.scalars ?? 0;
+      const extra = KNOWN_DELTAS[m]?.scalars ?? 0;
       expect(e.params.total + extra).toBe(truth.params_total);
       expect(Math.abs(e.params.total + extra - truth.params_total) / truth.params_total).toBeLessThan(0.005);
     });
