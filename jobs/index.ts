@@ -1,4 +1,6 @@
 import { advanceRepoJob } from "./advance-repo.job.ts";
+import { deliverWebhookJob } from "./deliver-webhook.job.ts";
+import { notifyJob } from "./notify.job.ts";
 import { pollAllJob } from "./poll-all.job.ts";
 import { pollRepoJob } from "./poll-repo.job.ts";
 import { reEstimateJob } from "./re-estimate.job.ts";
@@ -17,6 +19,8 @@ export const jobs = [
   advanceRepoJob,
   reEstimateJob,
   // --- Webhook slot (helper W): add `notifyJob` and `deliverWebhookJob` here, on queue "webhooks". ---
+  notifyJob,
+  deliverWebhookJob,
   // advance-repo enqueues "notify" with { eventId } (webhook_events.id) for every event it records,
   // once a job of that name is registered; notify fans out one deliver-webhook job per subscription.
 ] as const;

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import type { JobContext } from "../src/queue/types.ts";
+import type { PipelineServices } from "../src/services/deps.ts";
+import { fanOutEvent } from "../src/services/webhooks/emit-event.ts";
+import { webhookDeps } from "./deliver-webhook.job.ts";
+
+/** The services webhook jobs read; the two optional fields let tests shorten the schedule and allow loopback. */
+export type WebhookJobServices = Pick<PipelineServices, "db" | "config" | "log"> & {
+  webhookRetryDelaysMs?: readonly number[];
+  webhookAllowPrivateTargets?: boolean;
+};
+
+/** Fans a recorded webhook event (webhook_events.id) out to matching subscriptions, one delivery job each. */
+export const notifyJob = defineJob({
+  name: "notify",
+  queue: "webhooks",
+  payload: z.object({ eventId: z.string().min(1).max(100) }),
+  opts: { attempts: 5, backoff: { delayMs: 2_000, jitter: 0.2 } },
+  jobId: (p) => jobIdFor("notify", p.eventId),
+  async handler(payload, ctx: JobContext<WebhookJobServices>) {
+    await fanOutEvent(webhookDeps(ctx), payload.eventId);
+  },
+});

@@ -1,0 +1,304 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobs } from "../../jobs/index.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import {
+  getDelivery,
+  getSubscription,
+  insertSubscription,
+  listAttempts,
+} from "../../src/repositories/http-webhooks.repository.ts";
+import { insertEvent, makeEventId } from "../../src/repositories/webhooks.repository.ts";
+import { createToken } from "../../src/services/http/tokens.ts";
+import { emitWebhookEvent } from "../../src/services/webhooks/emit-event.ts";
+import { newWebhookSecret } from "../../src/services/webhooks/secret.ts";
+import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
+import { seedHistory } from "./seed.ts";
+
+type Received = { id: string; verified: boolean; body: string };
+
+let db: PgTestDatabase;
+let app: FastifyInstance;
+let runner: InProcessRunner;
+let token: string;
+let seeded: Awaited<ReturnType<typeof seedHistory>>;
+const warnings: { obj: object; msg: string }[] = [];
+const DELAYS = [100, 200, 400, 800, 1600];
+
+function receiver(secretOf: () => string, status: () => number) {
+  const got: Received[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = "";
+    req.on("data", (c) => {
+      body += c;
+    });
+    req.on("end", () => {
+      const code = status();
+      let verified = false;
+      try {
+        new Webhook(secretOf()).verify(body, req.headers as Record<string, string>);
+        verified = true;
+      } catch {}
+      if (code >= 200 && code < 300) got.push({ id: String(req.headers["webhook-id"]), verified, body });
+      res.writeHead(code).end("x".repeat(10_000));
+    });
+  });
+  return { server, got };
+}
+
+const listen = (s: Server, port = 0) =>
+  new Promise<number>((resolve) =>
+    s.listen(port, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)),
+  );
+
+beforeAll(async () => {
+  db = await freshPgDatabase();
+  seeded = await seedHistory(db.db);
+  const log = {
+    warn: (obj: object, msg: string) => warnings.push({ obj, msg }),
+    info() {},
+    error() {},
+    debug() {},
+  };
+  runner = createInProcessRunner({
+    jobs,
+    services: {
+      db: db.db,
+      config: loadConfig({}),
+      log,
+      webhookRetryDelaysMs: DELAYS,
+      webhookAllowPrivateTargets: true,
+    },
+  });
+  await runner.start();
+  app = await createApp({
+    db: db.db,
+    enqueue: runner.enqueue,
+    allowPrivateTargets: true,
+    webhookRetryDelaysMs: DELAYS,
+  });
+  token = (await createToken(db.db, "test")).token;
+});
+afterAll(async () => {
+  await runner?.close();
+  await app?.close();
+  await db?.close();
+});
+
+const api = (method: "GET" | "POST" | "DELETE", url: string, payload?: object, auth = true) =>
+  app.inject({ method, url, payload, headers: auth ? { authorization: `Bearer ${token}` } : {} });
+
+describe("webhook subscriptions API", () => {
+  it("needs a bearer token and shows the secret once", async () => {
+    expect((await api("GET", "/api/subscriptions", undefined, false)).statusCode).toBe(401);
+    expect(
+      (
+        await app.inject({
+          method: "GET",
+          url: "/api/subscriptions",
+          headers: { authorization: "Bearer hw_wrongwrongwrong" },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const created = await api("POST", "/api/subscriptions", {
+      url: "http://127.0.0.1:9/x",
+      events: ["advisory.opened"],
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().secret).toMatch(/^whsec_/);
+    const listed = (await api("GET", "/api/subscriptions")).json();
+    expect(listed[0]).not.toHaveProperty("secret");
+    expect((await api("DELETE", `/api/subscriptions/${created.json().id}`)).statusCode).toBe(200);
+    expect((await api("POST", "/api/subscriptions", { url: "ftp://x/y" })).statusCode).toBe(400);
+  });
+});
+
+describe("webhook delivery", () => {
+  it("delivers every event once to a receiver that was down, each verified with the secret", async () => {
+    const probe = createServer();
+    const port = await listen(probe); // find a free port, then free it: nothing listens there for now
+    await new Promise((res) => probe.close(res));
+    let secret = "";
+    const r = receiver(
+      () => secret,
+      () => 200,
+    );
+    const created = await api("POST", "/api/subscriptions", {
+      url: `http://127.0.0.1:${port}/hook`,
+      repoFilter: "acme/*",
+    });
+    secret = created.json().secret;
+    const subId = created.json().id as number;
+    // Receiver down (nothing listening): the first attempts fail with ECONNREFUSED.
+    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const e1 = await emitWebhookEvent(deps, {
+      type: "advisory.opened",
+      repoId: seeded.repoIds.tiny!,
+      subject: "a1",
+      data: { id: "x_HUBWATCH-2026-0001" },
+    });
+    const e2 = await emitWebhookEvent(deps, {
+      type: "revision.processed",
+      repoId: seeded.repoIds.other!,
+      subject: "r1",
+      data: { sha: "b".repeat(40) },
+    });
+    // The pipeline's path: record the event, enqueue "notify".
+    const e3 = makeEventId("advisory.closed", "x_HUBWATCH-2026-0001@2026-03-04T00:00:00Z");
+    await insertEvent(db.db, {
+      id: e3,
+      type: "advisory.closed",
+      repoId: seeded.repoIds.tiny,
+      payload: { id: "x_HUBWATCH-2026-0001" },
+    });
+    await runner.enqueue("notify", { eventId: e3 });
+    await new Promise((res) => setTimeout(res, 350));
+    await listen(r.server, port); // receiver back up
+    await runner.idle();
+    r.server.close();
+    const ids = [e1.eventId, e2.eventId, e3];
+    expect(r.got.map((g) => g.id).sort()).toEqual([...ids].sort()); // each once
+    expect(r.got.every((g) => g.verified)).toBe(true);
+    expect(JSON.parse(r.got.find((g) => g.id === e3)!.body)).toMatchObject({
+      type: "advisory.closed",
+      data: { id: "x_HUBWATCH-2026-0001" },
+    });
+    for (const id of ids) {
+      const d = await getDelivery(db.db, subId, id);
+      expect(d?.status).toBe("delivered");
+      const attempts = await listAttempts(db.db, subId, id);
+      expect(attempts.length).toBeGreaterThan(1); // failed while down, then delivered
+      expect(attempts.at(-1)?.responseStatus).toBe(200);
+      expect(attempts.at(-1)?.responseBody?.length).toBeLessThanOrEqual(4096);
+      expect(attempts[0]?.error).toMatch(/ECONNREFUSED/);
+    }
+    const listed = (await api("GET", `/api/subscriptions/${subId}/deliveries`)).json();
+    expect(listed).toHaveLength(3);
+    // Manual redelivery sends the same webhook-id again.
+    const again = receiver(
+      () => secret,
+      () => 200,
+    );
+    await listen(again.server, port);
+    expect(
+      (await api("POST", `/api/subscriptions/${subId}/deliveries/${e1.eventId}/redeliver`)).statusCode,
+    ).toBe(202);
+    await runner.idle();
+    again.server.close();
+    expect(again.got.map((g) => g.id)).toEqual([e1.eventId]);
+    await api("DELETE", `/api/subscriptions/${subId}`);
+  });
+
+  it("dead-letters after the last attempt", async () => {
+    const r = receiver(
+      () => "",
+      () => 500,
+    );
+    const port = await listen(r.server);
+    const sub = await insertSubscription(db.db, {
+      url: `http://127.0.0.1:${port}/`,
+      secret: newWebhookSecret(),
+      repoFilter: null,
+      events: ["revision.processed"],
+    });
+    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const e = await emitWebhookEvent(deps, {
+      type: "revision.processed",
+      repoId: null,
+      subject: "dead",
+      data: {},
+    });
+    await runner.idle();
+    r.server.close();
+    expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
+    expect(await listAttempts(db.db, sub.id, e.eventId)).toHaveLength(DELAYS.length + 1);
+    await api("DELETE", `/api/subscriptions/${sub.id}`);
+  });
+
+  it("disables a subscription whose receiver answers 410", async () => {
+    const r = receiver(
+      () => "",
+      () => 410,
+    );
+    const port = await listen(r.server);
+    const sub = await insertSubscription(db.db, {
+      url: `http://127.0.0.1:${port}/`,
+      secret: newWebhookSecret(),
+      repoFilter: null,
+      events: ["advisory.updated"],
+    });
+    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const e = await emitWebhookEvent(deps, {
+      type: "advisory.updated",
+      repoId: null,
+      subject: "gone",
+      data: {},
+    });
+    await runner.idle();
+    const after = await getSubscription(db.db, sub.id);
+    expect(after?.enabled).toBe(false);
+    expect(after?.disabledReason).toMatch(/410/);
+    expect(await listAttempts(db.db, sub.id, e.eventId)).toHaveLength(1);
+    const next = await emitWebhookEvent(deps, {
+      type: "advisory.updated",
+      repoId: null,
+      subject: "gone2",
+      data: {},
+    });
+    expect(next.queued).toBe(0);
+    r.server.close();
+  });
+
+  it("refuses and logs a target that resolves to a private address when the option is off", async () => {
+    const strict = await createApp({ db: db.db, enqueue: runner.enqueue, allowPrivateTargets: false });
+    const refused = await strict.inject({
+      method: "POST",
+      url: "/api/subscriptions",
+      headers: { authorization: `Bearer ${token}` },
+      payload: { url: "http://localhost:8080/hook" },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatch(/127\.0\.0\.1|::1/);
+    await strict.close();
+    // A subscription that slipped in (e.g. DNS changed since): refused again at delivery, logged, dead.
+    const r = receiver(
+      () => "",
+      () => 200,
+    );
+    const port = await listen(r.server);
+    const sub = await insertSubscription(db.db, {
+      url: `http://localhost:${port}/`,
+      secret: newWebhookSecret(),
+      repoFilter: null,
+      events: ["advisory.opened"],
+    });
+    const strictRunner = createInProcessRunner({
+      jobs,
+      services: {
+        db: db.db,
+        config: loadConfig({}),
+        log: { warn: (obj: object, msg: string) => warnings.push({ obj, msg }), info() {}, error() {} },
+        webhookRetryDelaysMs: DELAYS,
+      },
+    });
+    await strictRunner.start();
+    const e = await emitWebhookEvent(
+      { db: db.db, enqueue: strictRunner.enqueue, allowPrivateTargets: false },
+      { type: "advisory.opened", repoId: null, subject: "ssrf", data: {} },
+    );
+    await strictRunner.idle();
+    await strictRunner.close();
+    r.server.close();
+    expect(r.got).toHaveLength(0);
+    const attempts = await listAttempts(db.db, sub.id, e.eventId);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]?.error).toMatch(/^ssrf: refused: localhost resolves to non-public address/);
+    expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
+    expect(warnings.some((w) => w.msg === "webhook target refused")).toBe(true);
+  });
+});
