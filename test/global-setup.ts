@@ -21,9 +21,10 @@ declare module "vitest" {
 
 async function connectAdmin(): Promise<{ client: pg.Client; url: string }> {
   const users = [...new Set([userInfo().username, "postgres"])];
+  const override = process.env.HUBWATCH_TEST_PG_URL;
+  const urls = override ? [override] : users.map(adminUrlFor);
   const errors: string[] = [];
-  for (const user of users) {
-    const url = process.env.HUBWATCH_TEST_PG_URL ?? adminUrlFor(user);
+  for (const url of urls) {
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
     try {
       await client.connect();
@@ -34,7 +35,7 @@ async function connectAdmin(): Promise<{ client: pg.Client; url: string }> {
     }
   }
   throw new Error(
-    `Integration tests need PostgreSQL at 127.0.0.1:5432 (trust auth, user ${users.join(" or ")}); ` +
+    `Integration tests need PostgreSQL (${override ?? `127.0.0.1:5432, trust auth, user ${users.join(" or ")}`}); ` +
       `could not connect:\n  ${errors.join("\n  ")}\nStart it (e.g. docker compose up -d postgres) and rerun.`,
   );
 }
@@ -46,14 +47,17 @@ async function checkRedis(): Promise<void> {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
-  redis.on("error", () => {});
+  let lastError: Error | undefined;
+  redis.on("error", (err: Error) => {
+    lastError = err;
+  });
   try {
     await redis.connect();
     const pong = await redis.ping();
     if (pong !== "PONG") throw new Error(`PING answered ${pong}`);
   } catch (err) {
     throw new Error(
-      `Integration tests need Redis at ${REDIS_URL}: ${(err as Error).message}. ` +
+      `Integration tests need Redis at ${REDIS_URL}: ${(lastError ?? (err as Error)).message}. ` +
         "Start it (e.g. docker compose up -d redis) and rerun.",
     );
   } finally {
