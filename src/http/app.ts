@@ -31,7 +31,12 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   if (deps.rateLimit !== false) {
     const rl = deps.rateLimit ?? { max: 600, timeWindowMs: 60_000 };
-    await app.register(rateLimit, { max: rl.max, timeWindow: rl.timeWindowMs });
+    // Public reads only: the token-authenticated API and the secret-checked Hub hook are not limited per IP.
+    await app.register(rateLimit, {
+      max: rl.max,
+      timeWindow: rl.timeWindowMs,
+      allowList: (req) => req.url.startsWith("/api/") || req.url.startsWith("/hooks/"),
+    });
   }
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
