@@ -13,7 +13,7 @@ function commitSha(parent: string | null, spec: CommitSpec): string {
     const content = !file
       ? "deleted"
       : file.kind === "text"
-        ? file.text
+        ? (file.key ?? file.text)
         : file.kind === "virtual"
           ? `${file.seed}:${file.size}`
           : "safetensors";

@@ -1,6 +1,7 @@
 /** Content of one file at one revision, described compactly; bytes are derived on demand. */
 export type FileSpec =
-  | { kind: "text"; text: string }
+  /** `key` (optional) stands in for the text in commit shas, so lazily built texts stay unbuilt at startup. */
+  | { kind: "text"; text: string; key?: string }
   /** A safetensors file stored in LFS: a real header, then a virtual body of zeros never materialised. */
   | { kind: "safetensors"; header: () => Record<string, unknown> }
   /** A large LFS blob with no meaningful content (e.g. a .bin), served as a deterministic byte pattern. */
