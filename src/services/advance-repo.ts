@@ -53,7 +53,7 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
     await snapshotRevision(s, repo, revision, base);
     await diffRevision(s, revision, base);
     const estimate = await estimateRevision(s, revision);
-    const advised = await adviseRevision(s, repo, revision, base, estimate);
+    const advised = await adviseRevision(s, repo, revision, estimate);
     outcome = { ...IDLE, sha: revision.sha, status: "done", ...advised };
   } catch (err) {
     const status = await settle(s, repo, revision, err);

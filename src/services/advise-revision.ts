@@ -1,7 +1,8 @@
 import { compareEstimates, estimateState } from "../core/advise/compare.ts";
 import { type AdvisoryAction, type OpenAction, planAdvisory } from "../core/advise/plan.ts";
 import type { Estimate as AdviseEstimate } from "../core/advise/types.ts";
-import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts";
+import { buildBadges } from "../core/badge/build.ts";
+import type { Estimate } from "../core/estimator/estimate.ts";
 import type { WebhookEventType } from "../db/schema/index.ts";
 import type { Tx } from "../db/types.ts";
 import {
@@ -15,55 +16,52 @@ import type { Repo } from "../repositories/repos.repository.ts";
 import { markRevisionDone, type Revision } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
-import { baselineOf, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
-import { baseEstimate } from "./base-estimate.ts";
+import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { previousEstimate } from "./base-estimate.ts";
 import type { PipelineServices } from "./deps.ts";
-import { buildRepoBadges } from "./repo-badges.ts";
 
 export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[] };
 
 /**
- * Compares a revision's estimate with its base's (same estimator version, so only upstream changes
- * count), opens or closes advisories as planned by the core, refreshes the repo's badges, records
- * webhook events and marks the revision done: all in one transaction, so a crash leaves it pending.
+ * Compares a revision's estimate with the previous one (same estimator version, so only upstream
+ * changes count), opens or closes advisories as planned by the core, refreshes the repo's badges,
+ * records webhook events and marks the revision done: all in one transaction, so a crash leaves the
+ * revision pending. A revision without an estimate (no config.json) only gets marked done.
  */
 export async function adviseRevision(
   s: PipelineServices,
   repo: Repo,
   revision: Revision,
-  base: Revision | null,
-  estimate: Estimate,
+  estimate: Estimate | null,
 ): Promise<AdviseOutcome> {
-  const before = base ? await baseEstimate(s, base) : null;
-  const changes = before
-    ? compareEstimates(before as AdviseEstimate, estimate as AdviseEstimate).changes
-    : [];
+  const before = estimate ? await previousEstimate(s, revision) : null;
+  const changes =
+    before && estimate
+      ? compareEstimates(before.estimate as AdviseEstimate, estimate as AdviseEstimate).changes
+      : [];
+  const parent = before?.revision.sha ?? null;
   const now = s.now();
   return withTransaction(s.db, async (tx) => {
-    const open = (await listOpenAdvisories(tx, repo.id)).map((a) => ({
-      id: a.id,
-      introduced: a.introducedSha,
-      baseline: baselineOf(a.record),
-    }));
-    const state = estimateState(estimate as AdviseEstimate);
-    const { actions } = planAdvisory({
-      open,
-      changes,
-      revision: revision.sha,
-      parent: base?.sha ?? null,
-      state,
-    });
     const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [] };
-    for (const action of actions) await apply(tx, repo, action, now, outcome);
-    const openCount = (await listOpenAdvisories(tx, repo.id)).length;
-    for (const [metric, json] of Object.entries(buildRepoBadges(estimate, openCount))) {
-      await upsertBadge(tx, repo.id, metric, json, now);
+    if (estimate) {
+      const open = (await listOpenAdvisories(tx, repo.id)).map((a) => ({
+        id: a.id,
+        introduced: a.introducedSha,
+        baseline: factsOf(a.record).baseline,
+      }));
+      const state = estimateState(estimate as AdviseEstimate);
+      const { actions } = planAdvisory({ open, changes, revision: revision.sha, parent, state });
+      for (const action of actions) await apply(tx, repo, action, now, outcome);
+      const openCount = (await listOpenAdvisories(tx, repo.id)).length;
+      for (const [metric, json] of Object.entries(badgesFor(estimate, openCount))) {
+        await upsertBadge(tx, repo.id, metric, json, now);
+      }
     }
     const processed = {
       repo: repo.name,
       sha: revision.sha,
-      parent: base?.sha ?? null,
-      params_total: estimate.params.total,
+      parent,
+      params_total: estimate?.params.total ?? null,
     };
     await emit(tx, repo, "revision.processed", `${repo.name}@${revision.sha}`, processed, outcome);
     await markRevisionDone(tx, revision.id, now);
@@ -106,7 +104,7 @@ async function apply(
     introduced: existing.introducedSha,
     parent: facts.parent,
     changes: facts.changes,
-    baseline: baselineOf(existing.record),
+    baseline: facts.baseline,
   };
   const record = recordFor(existing.id, repo.name, open, action.fixed, existing.published, now);
   await closeAdvisory(tx, existing.id, { fixedSha: action.fixed, modified: now, record });
@@ -132,7 +130,15 @@ function recordFor(
     baseline: a.baseline,
     published,
     modified,
-    estimatorVersion: ESTIMATOR_VERSION,
+  });
+}
+
+function badgesFor(estimate: Estimate, openAdvisories: number) {
+  return buildBadges({
+    params_total: estimate.params.total,
+    fit: estimate.fit,
+    tied_embedding_stored_twice: estimate.checkpoint?.tied_embedding_stored_twice ?? null,
+    open_advisories: openAdvisories,
   });
 }
 

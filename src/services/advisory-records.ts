@@ -1,12 +1,8 @@
 import { describeChanges } from "../core/advise/text.ts";
 import type { Baseline, EstimateChange } from "../core/advise/types.ts";
-import { osvTimestamp } from "../core/osv/id.ts";
+import { buildOsvRecord, type OsvRecord } from "../core/osv/build.ts";
 
-/**
- * Builds the OSV record of an advisory. Interim builder in the pipeline's own code until the core OSV
- * builder (helper C, src/core/osv) lands; it produces the shape issue 3 fixes: GIT package with a purl,
- * a GIT range with 40-hex shas, every change with before/after and the baseline in database_specific.
- */
+/** What the pipeline knows about an advisory when it (re)writes its OSV record. */
 export type AdvisoryFacts = {
   id: string;
   repo: string;
@@ -17,62 +13,37 @@ export type AdvisoryFacts = {
   baseline: Baseline;
   published: Date;
   modified: Date;
-  estimatorVersion: string;
 };
 
+/** The advisory's OSV record, through the core builder; summary and details from describeChanges. */
 export function buildAdvisoryRecord(f: AdvisoryFacts): Record<string, unknown> {
-  const url = `https://huggingface.co/${f.repo}`;
   const { summary, details } = describeChanges({
     repo: f.repo,
     introduced: f.introduced,
     parent: f.parent,
     changes: f.changes,
   });
-  const events: Record<string, string>[] = [{ introduced: f.introduced }];
-  if (f.fixed) events.push({ fixed: f.fixed });
-  return {
-    schema_version: "1.7.0",
+  return buildOsvRecord({
     id: f.id,
-    modified: osvTimestamp(f.modified),
-    published: osvTimestamp(f.published),
+    repo: f.repo,
+    introducedSha: f.introduced,
+    fixedSha: f.fixed,
+    parentSha: f.parent,
+    published: f.published,
+    modified: f.modified,
     summary,
     details,
-    affected: [
-      {
-        package: { ecosystem: "GIT", name: url, purl: `pkg:huggingface/${f.repo}` },
-        ranges: [{ type: "GIT", repo: url, events }],
-      },
-    ],
-    references: [{ type: "WEB", url: `${url}/commit/${f.introduced}` }],
-    database_specific: {
-      repo: f.repo,
-      parent: f.parent,
-      estimator_version: f.estimatorVersion,
-      changes: f.changes,
-      baseline: f.baseline,
-    },
-  };
+    changes: f.changes,
+    baseline: f.baseline,
+  });
 }
 
-/** Reads the baseline back from a stored record (what restoring closes the advisory). */
-export function baselineOf(record: Record<string, unknown>): Baseline {
-  const ds = record.database_specific as { baseline?: Baseline } | undefined;
-  return ds?.baseline ?? {};
-}
-
+/** Reads back from a stored record what closing it needs. */
 export function factsOf(record: Record<string, unknown>): {
   changes: EstimateChange[];
   parent: string | null;
-  estimatorVersion: string;
+  baseline: Baseline;
 } {
-  const ds = (record.database_specific ?? {}) as {
-    changes?: EstimateChange[];
-    parent?: string | null;
-    estimator_version?: string;
-  };
-  return {
-    changes: ds.changes ?? [],
-    parent: ds.parent ?? null,
-    estimatorVersion: ds.estimator_version ?? "",
-  };
+  const ds = (record as Partial<OsvRecord>).database_specific;
+  return { changes: ds?.changes ?? [], parent: ds?.parent ?? null, baseline: ds?.baseline ?? {} };
 }

@@ -9,12 +9,13 @@ import { loadRevisionFiles } from "./revision-files.ts";
 
 /**
  * Runs the pure estimator on a revision's config.json (+ the tensors of its safetensors headers) and
- * stores the result under the current estimator version. A config that is not JSON, or that the
- * estimator rejects, throws BadUpstreamDataError (the revision fails with it); the error is also
- * stored as the estimate so the history shows why there is none.
+ * stores the result under the current estimator version. A revision without config.json (an initial
+ * commit) has no estimate: null. A config that is not JSON, or that the estimator rejects, throws
+ * BadUpstreamDataError (the revision fails with it); the error is stored as the estimate too.
  */
-export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate> {
+export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
+  if (!files.has("config.json")) return null;
   try {
     const result = computeEstimate(files);
     await upsertEstimate(s.db, {

@@ -1,34 +1,38 @@
 import type { TensorInfo } from "../core/diff/weights.ts";
+import type { HubClient } from "../hub/client.ts";
+import type { NewCommits } from "../hub/list-new-commits.ts";
+import type { HubFile } from "../hub/list-tree.ts";
 
 /**
- * The part of the Hub client the pipeline uses, in the pipeline's words. `src/main/boot.ts` builds it
- * over the Hub client in src/hub/ (helper H); tests and the demo point that client at the replay hub.
- * Errors are the Hub client's classified errors (see `src/queue/errors.ts` for how runners read them).
+ * The part of the Hub client (src/hub/) the pipeline uses. Kept narrow so tests and the demo can point
+ * it at the replay hub through the real client, and so a change in the client touches one adapter.
+ * Errors are the client's classified errors (src/hub/errors.ts; read by name in hub-errors.ts).
  */
-export type HubCommit = { sha: string; title: string; author: string | null; date: Date | null };
-
-export type NewCommits = {
-  /** Commits after `sinceSha` (all of them when it is null), oldest first. */
-  commits: HubCommit[];
-  /** True when `sinceSha` is no longer in the branch's history. */
-  forcePushed: boolean;
-  headSha: string | null;
-};
-
-export type HubFile = { path: string; oid: string; size: number; lfsOid: string | null };
+export type { HubFile, NewCommits };
 
 export type WeightHeader = { tensors: TensorInfo[]; metadata: Record<string, string> | null };
 
 export type HubPort = {
+  /** Commits after `sinceSha` oldest first (the whole history, up to the client's cap, when null). */
   listNewCommits(args: { repo: string; sinceSha: string | null }): Promise<NewCommits>;
-  listTree(args: { repo: string; revision: string }): Promise<HubFile[]>;
+  listTree(args: { repo: string; sha: string }): Promise<HubFile[]>;
   /** A file's text at a revision; null when it does not exist. */
-  downloadText(args: { repo: string; revision: string; path: string }): Promise<string | null>;
-  /** A safetensors file's header by range reads (never the body). */
-  readWeightHeader(args: {
-    repo: string;
-    revision: string;
-    path: string;
-    size: number;
-  }): Promise<WeightHeader>;
+  downloadText(args: { repo: string; sha: string; path: string; size?: number }): Promise<string | null>;
+  /** One safetensors file's header, by range reads (never the body). */
+  readWeightHeader(args: { repo: string; sha: string; path: string }): Promise<WeightHeader>;
 };
+
+/** Largest text file fetched whole (tokenizer.json of big-vocabulary models is 10-35 MB). */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+
+export function hubPortFrom(client: HubClient): HubPort {
+  return {
+    listNewCommits: (a) => client.listNewCommits({ repo: a.repo, sinceSha: a.sinceSha }),
+    listTree: (a) => client.listTree(a),
+    downloadText: (a) => client.downloadText({ ...a, maxBytes: MAX_TEXT_BYTES }),
+    async readWeightHeader(a) {
+      const h = await client.readSafetensorsHeader(a);
+      return { tensors: h.tensors, metadata: h.metadata };
+    },
+  };
+}

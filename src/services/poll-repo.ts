@@ -11,7 +11,7 @@ import {
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
 import { hubErrorKind } from "./hub-errors.ts";
-import type { HubCommit, NewCommits } from "./hub-port.ts";
+import type { NewCommits } from "./hub-port.ts";
 import { recordFinding } from "./record-finding.ts";
 
 export type PollOutcome = {
@@ -34,6 +34,9 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
   let upstream: NewCommits;
   try {
     upstream = await s.hub.listNewCommits({ repo: name, sinceSha: repo.lastSeenSha });
+    // History rewritten: read the new history whole (rare, so worth the requests) to know what is gone.
+    if (upstream.forcePushed)
+      upstream = { ...(await s.hub.listNewCommits({ repo: name, sinceSha: null })), forcePushed: true };
   } catch (err) {
     const kind = hubErrorKind(err);
     if (kind !== "not_found" && kind !== "access") throw err;
@@ -43,7 +46,7 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
   }
   const inserted = await withTransaction(s.db, async (tx) => {
     if (upstream.forcePushed) await recordForcePush(tx, repo, upstream);
-    const rows = await insertPendingRevisions(tx, repo.id, toNewRevisions(upstream, repo.lastSeenSha));
+    const rows = await insertPendingRevisions(tx, repo.id, upstream.commits.map(toNewRevision));
     await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: s.now() });
     if (repo.status !== "ok") await setRepoStatus(tx, repo.id, "ok", null);
     return rows;
@@ -58,14 +61,14 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
   };
 }
 
-function toNewRevisions(upstream: NewCommits, lastSeenSha: string | null): NewRevision[] {
-  // After a force push the list is the new history from its root, so the first commit has no parent.
-  let parent: string | null = upstream.forcePushed ? null : lastSeenSha;
-  return upstream.commits.map((c: HubCommit) => {
-    const row = { sha: c.sha, parentSha: parent, committedAt: c.date, title: c.title, author: c.author };
-    parent = c.sha;
-    return row;
-  });
+function toNewRevision(c: NewCommits["commits"][number]): NewRevision {
+  return {
+    sha: c.sha,
+    parentSha: c.parentSha,
+    committedAt: c.date,
+    title: c.title,
+    author: c.authors[0] ?? null,
+  };
 }
 
 async function recordForcePush(tx: Tx, repo: Repo, upstream: NewCommits): Promise<void> {

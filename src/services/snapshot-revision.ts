@@ -12,10 +12,8 @@ import type { Revision } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
-import type { HubFile } from "./hub-port.ts";
+import { type HubFile, MAX_TEXT_BYTES } from "./hub-port.ts";
 
-/** Text files above this are not fetched (a finding would be noise: they are recorded as too large). */
-export const MAX_TEXT_BYTES = 50 * 1024 * 1024;
 const PARALLEL_FETCHES = 4;
 
 type Fetched = { content: string; kind: ArtifactKind };
@@ -33,7 +31,7 @@ export async function snapshotRevision(
   base: Revision | null,
 ): Promise<number> {
   if ((await getManifest(s.db, revision.id)).length > 0) return 0;
-  const tree = await s.hub.listTree({ repo: repo.name, revision: revision.sha });
+  const tree = await s.hub.listTree({ repo: repo.name, sha: revision.sha });
   const previous = new Map(base ? (await getManifest(s.db, base.id)).map((f) => [f.path, f]) : []);
   const entries: ManifestEntry[] = [];
   const toFetch: HubFile[] = [];
@@ -89,10 +87,10 @@ async function fetchOne(
   file: HubFile,
 ): Promise<Fetched | null> {
   if (file.path.endsWith(".safetensors")) {
-    const header = await s.hub.readWeightHeader({ repo, revision: sha, path: file.path, size: file.size });
+    const header = await s.hub.readWeightHeader({ repo, sha, path: file.path });
     return { content: JSON.stringify(header), kind: "weights_header" };
   }
-  const text = await s.hub.downloadText({ repo, revision: sha, path: file.path });
+  const text = await s.hub.downloadText({ repo, sha, path: file.path, size: file.size });
   if (text === null) return null;
   if (file.path === "tokenizer.json")
     return { content: JSON.stringify(tokenizerSummary(file.path, text)), kind: "tokenizer_summary" };

@@ -1,0 +1,138 @@
+import { Command, InvalidArgumentError } from "commander";
+import { type Config, loadConfig } from "../config/env.ts";
+import { action } from "./errors.ts";
+
+// Command modules are imported when their command runs: `--help` and `watch` load no pipeline code.
+const store = () => import("./store-commands.ts");
+const pipeline = () => import("./pipeline-commands.ts");
+
+// Parsed once, on first use, so `--help` works even with a broken environment.
+let config: Config | undefined;
+function cfg(): Config {
+  config ??= loadConfig(process.env);
+  return config;
+}
+
+/** Commands owned by other modules, loaded only when run (keeps startup light, and `--help` working). */
+function importOptional(path: string): Promise<unknown> {
+  return import(new URL(path, import.meta.url).href);
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+}
+
+const program = new Command("hubwatch")
+  .description(
+    "Watches Hugging Face Hub model repos; reports parameter, memory and fit changes as OSV advisories, badges and webhooks.",
+  )
+  .showHelpAfterError()
+  .configureOutput({ outputError: (s, write) => write(s) });
+
+program
+  .command("migrate")
+  .description("apply pending database migrations")
+  .action(action(async () => (await store()).migrateCommand(cfg())));
+
+const watch = program.command("watch").description("manage watched repos");
+watch
+  .command("add")
+  .argument("<repos...>", "OWNER/NAME")
+  .description("start watching repos")
+  .action(action(async (repos: string[]) => (await store()).watchCommand(cfg(), "add", repos)));
+watch
+  .command("rm")
+  .argument("<repos...>", "OWNER/NAME")
+  .description("stop watching repos (forgets their history)")
+  .action(action(async (repos: string[]) => (await store()).watchCommand(cfg(), "rm", repos)));
+watch
+  .command("ls")
+  .description("list watched repos")
+  .action(action(async () => (await store()).watchCommand(cfg(), "ls", [])));
+
+program
+  .command("poll")
+  .description("poll watched repos for new revisions")
+  .option("--once", "poll and process everything in this process, then exit")
+  .action(action(async (opts: { once?: boolean }) => (await pipeline()).pollCommand(cfg(), opts)));
+
+program
+  .command("scheduler")
+  .description("distributed: queue a poll of every repo on HUBWATCH_POLL_CRON")
+  .action(action(async () => (await pipeline()).schedulerCommand(cfg())));
+
+program
+  .command("worker")
+  .description("distributed: run jobs from the queues until SIGTERM")
+  .option("--concurrency <n>", "jobs at once per queue", positiveInt)
+  .option("--lock-ms <ms>", "BullMQ lock duration", positiveInt)
+  .option("--stalled-ms <ms>", "BullMQ stalled-job check interval", positiveInt)
+  .action(
+    action(async (opts: { concurrency?: number; lockMs?: number; stalledMs?: number }) =>
+      (await pipeline()).workerCommand(cfg(), opts),
+    ),
+  );
+
+program
+  .command("run")
+  .description("embedded all-in-one: scheduler and workers in this process")
+  .action(action(async () => (await pipeline()).runCommand(cfg())));
+
+program
+  .command("estimate")
+  .argument("<path>", "a config.json, or a folder with config.json (+ safetensors headers)")
+  .option("--json", "print the estimate as JSON")
+  .option("--markdown", "print the estimate as Markdown")
+  .description("estimate parameters, memory and fit for a local config")
+  .action(
+    action(async (path: string, opts: { json?: boolean; markdown?: boolean }) => {
+      const { runEstimateCommand } = await import("./estimate-command.ts");
+      return runEstimateCommand(path, opts);
+    }),
+  );
+
+program
+  .command("serve")
+  .description("serve the OSV API, feeds, badges, history pages and webhook admin")
+  .allowUnknownOption()
+  .action(
+    action(async () => {
+      const mod = (await importOptional("./serve-command.ts")) as {
+        runServeCommand?: (c: Config) => Promise<number | undefined>;
+      };
+      if (!mod.runServeCommand) throw new Error("hubwatch: this build has no `serve` command");
+      return mod.runServeCommand(cfg());
+    }),
+  );
+
+program
+  .command("replay-hub")
+  .description("serve the bundled replay hub (a local Hub API with fixture repos)")
+  .option("--port <port>", "port to listen on (0: any free port)", (v) => Number(v), 0)
+  .action(
+    action(async (opts: { port: number }) => {
+      const mod = (await importOptional("./replay-hub-command.ts")) as {
+        runReplayHubCommand?: (o: { port: number }) => Promise<number | undefined>;
+      };
+      if (!mod.runReplayHubCommand) throw new Error("hubwatch: this build has no `replay-hub` command");
+      return mod.runReplayHubCommand(opts);
+    }),
+  );
+
+program
+  .command("demo")
+  .description("offline demo: replay hub, every fixture repo, every revision; writes out/")
+  .option("--serve", "keep serving the results after the run")
+  .option("--out <dir>", "output folder", "out")
+  .action(
+    action(async (opts: { serve?: boolean; out: string }) => {
+      const mod = (await importOptional("./demo-command.ts")) as {
+        demoCommand: (c: Config, o: { serve?: boolean; out: string }) => Promise<number>;
+      };
+      return mod.demoCommand(cfg(), opts);
+    }),
+  );
+
+await program.parseAsync(process.argv);

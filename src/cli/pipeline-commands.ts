@@ -1,0 +1,117 @@
+import type { Config } from "../config/env.ts";
+import { bootServices, isDistributed } from "../main/boot.ts";
+import { distributedRunner, embeddedRunner } from "../main/runners.ts";
+import { startScheduler } from "../main/scheduler.ts";
+import { onShutdown } from "../main/shutdown.ts";
+import { listWatchedRepos } from "../services/watch-repos.ts";
+import { UsageError } from "./errors.ts";
+
+type Out = { write(s: string): unknown };
+
+function requireDistributed(config: Config, command: string): void {
+  if (!isDistributed(config)) {
+    throw new UsageError(
+      `hubwatch: \`${command}\` is for distributed mode: set DATABASE_URL and REDIS_URL (embedded mode: \`hubwatch run\`)`,
+    );
+  }
+}
+
+/**
+ * `hubwatch poll [--once]`. With --once (or in embedded mode): polls every watched repo and processes
+ * every new revision in this process, then exits (1 if any job failed for good). Without --once in
+ * distributed mode: queues one poll-all for the workers and exits.
+ */
+export async function pollCommand(
+  config: Config,
+  opts: { once?: boolean },
+  out: Out = process.stdout,
+): Promise<number> {
+  const booted = await bootServices(config);
+  const s = booted.services;
+  try {
+    if (!opts.once && isDistributed(config)) {
+      const runner = distributedRunner(config, s);
+      await runner.enqueue("poll-all", {});
+      await runner.close();
+      out.write("hubwatch: poll queued for the workers\n");
+      return 0;
+    }
+    const runner = embeddedRunner(s);
+    await runner.start();
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+    await runner.close();
+    const repos = await listWatchedRepos(s);
+    out.write(
+      `hubwatch: polled ${repos.length} repo(s); ${booted.hub.counter.requests} Hub request(s), ${runner.completed} job(s) done\n`,
+    );
+    for (const f of runner.failures)
+      out.write(`  failed: ${f.name} ${JSON.stringify(f.payload)}: ${f.error}\n`);
+    return runner.failures.length > 0 ? 1 : 0;
+  } finally {
+    await booted.close();
+  }
+}
+
+/** `hubwatch scheduler`: the one process whose cron ticks queue poll-all (distributed mode). */
+export async function schedulerCommand(config: Config): Promise<number | undefined> {
+  requireDistributed(config, "scheduler");
+  const booted = await bootServices(config);
+  const runner = distributedRunner(config, booted.services);
+  const log = booted.services.log;
+  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
+  log.info({ cron: config.HUBWATCH_POLL_CRON }, "scheduler started");
+  onShutdown(
+    async () => {
+      await scheduler.stop();
+      await runner.close();
+      await booted.close();
+    },
+    (m) => log.info(m),
+  );
+  return undefined;
+}
+
+export type WorkerOptions = { concurrency?: number; lockMs?: number; stalledMs?: number };
+
+/** `hubwatch worker`: consumes the BullMQ queues until SIGTERM/SIGINT (as many processes as you like). */
+export async function workerCommand(config: Config, opts: WorkerOptions): Promise<number | undefined> {
+  requireDistributed(config, "worker");
+  const booted = await bootServices(config);
+  const runner = distributedRunner(config, booted.services, {
+    concurrency: opts.concurrency,
+    lockDurationMs: opts.lockMs,
+    stalledIntervalMs: opts.stalledMs,
+  });
+  await runner.start();
+  const log = booted.services.log;
+  log.info({ pid: process.pid }, "worker started");
+  onShutdown(
+    async () => {
+      await runner.close();
+      await booted.close();
+    },
+    (m) => log.info(m),
+  );
+  return undefined;
+}
+
+/** `hubwatch run`: embedded all-in-one: scheduler ticks and the in-process runner, polling at start too. */
+export async function runCommand(config: Config): Promise<number | undefined> {
+  const booted = await bootServices(config);
+  const runner = embeddedRunner(booted.services);
+  const log = booted.services.log;
+  await runner.start();
+  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
+  await runner.enqueue("poll-all", {});
+  log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind }, "running (embedded)");
+  onShutdown(
+    async () => {
+      await scheduler.stop();
+      await runner.close();
+      await booted.close();
+    },
+    (m) => log.info(m),
+  );
+  return undefined;
+}

@@ -1,0 +1,42 @@
+import type { Config } from "../config/env.ts";
+import { bootServices } from "../main/boot.ts";
+import { listWatchedRepos, unwatchRepo, watchRepo } from "../services/watch-repos.ts";
+
+type Out = { write(s: string): unknown };
+
+/** `hubwatch migrate`: applies pending migrations to the configured store. */
+export async function migrateCommand(config: Config, out: Out = process.stdout): Promise<number> {
+  const booted = await bootServices(config);
+  await booted.close();
+  const where = booted.kind === "pg" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.HUBWATCH_DATA_DIR}`;
+  out.write(`hubwatch: store is up to date (${where})\n`);
+  return 0;
+}
+
+/** `hubwatch watch add|rm|ls`. */
+export async function watchCommand(
+  config: Config,
+  verb: "add" | "rm" | "ls",
+  names: string[],
+  out: Out = process.stdout,
+) {
+  const booted = await bootServices(config);
+  try {
+    const s = booted.services;
+    if (verb === "ls") {
+      for (const r of await listWatchedRepos(s)) {
+        const polled = r.lastPolledAt ? r.lastPolledAt.toISOString() : "never polled";
+        out.write(`${r.name}\t${r.status}\t${r.lastSeenSha?.slice(0, 12) ?? "-"}\t${polled}\n`);
+      }
+      return 0;
+    }
+    for (const name of names) {
+      if (verb === "add")
+        out.write(`${(await watchRepo(s, name)) ? "watching" : "already watching"} ${name}\n`);
+      else out.write(`${(await unwatchRepo(s, name)) ? "stopped watching" : "was not watching"} ${name}\n`);
+    }
+    return 0;
+  } finally {
+    await booted.close();
+  }
+}

@@ -1,0 +1,61 @@
+import { type Logger, pino } from "pino";
+import type { Config } from "../config/env.ts";
+import { createDatabase, type DatabaseOptions } from "../db/client.ts";
+import { migrateDatabase } from "../db/migrate.ts";
+import type { DbKind } from "../db/types.ts";
+import { createHubClient, type HubClient } from "../hub/client.ts";
+import type { PipelineServices } from "../services/deps.ts";
+import { hubPortFrom } from "../services/hub-port.ts";
+
+export type Booted = {
+  services: PipelineServices;
+  kind: DbKind;
+  /** The Hub client, for its request counter. */
+  hub: HubClient;
+  close(): Promise<void>;
+};
+
+export type BootOptions = {
+  /** Overrides HF_ENDPOINT (the demo and tests point it at the replay hub). */
+  hubUrl?: string;
+  log?: Logger;
+  /** Overrides the store: a fresh PGlite folder (the demo), `{}` for in-memory PGlite (tests), a URL. */
+  database?: DatabaseOptions;
+};
+
+/** A pino logger on stderr, so stdout stays for command output. */
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.LOG_LEVEL, base: { pid: process.pid } }, pino.destination(2));
+}
+
+/**
+ * Opens everything a process needs: the store (PostgreSQL when DATABASE_URL is set, else PGlite in
+ * HUBWATCH_DATA_DIR), migrated; the Hub client; a logger. `close` releases the store.
+ */
+export async function bootServices(config: Config, opts: BootOptions = {}): Promise<Booted> {
+  const handle = await createDatabase(
+    opts.database ??
+      (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR }),
+  );
+  try {
+    await migrateDatabase(handle.db, handle.kind);
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+  const hub = createHubClient({ hubUrl: opts.hubUrl ?? config.HF_ENDPOINT, accessToken: config.HF_TOKEN });
+  const services: PipelineServices = {
+    config,
+    db: handle.db,
+    hub: hubPortFrom(hub),
+    log: opts.log ?? createLogger(config),
+    now: () => new Date(),
+    fetch: globalThis.fetch,
+  };
+  return { services, kind: handle.kind, hub, close: () => handle.close() };
+}
+
+/** Distributed mode needs both a shared store and a shared queue. */
+export function isDistributed(config: Config): boolean {
+  return Boolean(config.DATABASE_URL && config.REDIS_URL);
+}
