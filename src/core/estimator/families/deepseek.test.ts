@@ -114,4 +114,15 @@ describe("glm_moe_dsa (GLM-5)", () => {
     expect(r.quantization).toBeUndefined();
     expect(r.kvLayers[0]).toEqual({ kind: "mla", bytesPerToken: (512 + 64 + 128) * 2 });
   });
+
+  it("layers marked shared by index_topk_pattern carry no indexer and cache no indexer key", () => {
+    const { config } = fixture("zai-org__GLM-5");
+    const all = read(config);
+    const pattern = "FS".repeat(39);
+    const shared = read({ ...config, index_topk_pattern: pattern });
+    const idx = 2048 * 32 * 128 + 6144 * 128 + 2 * 128 + 6144 * 32;
+    expect(countParams(all).total - countParams(shared).total).toBe(39 * idx);
+    expect(shared.kvLayers[1]).toEqual({ kind: "mla", bytesPerToken: (512 + 64) * 2 });
+    expect(() => read({ ...config, indexer_types: ["full"] })).toThrow(/indexer_types/);
+  });
 });

@@ -1,11 +1,11 @@
 /**
- * Readers for MLA + DeepSeek-MoE decoders: deepseek_v3, kimi_k2 (same modeling), deepseek_v32 and
- * glm_moe_dsa (MLA plus the DSA "lightning indexer"). Shapes follow transformers'
- * modeling_deepseek_v3.py / modeling_deepseek_v32.py / modular_glm_moe_dsa.py.
+ * Readers for MLA + DeepSeek-MoE decoders: deepseek_v3, kimi_k2 (same modeling) and deepseek_v32
+ * (MLA plus the DSA "lightning indexer"). Shapes follow transformers'
+ * modeling_deepseek_v3.py / modeling_deepseek_v32.py; glm_moe_dsa (glm-moe-dsa.ts) reuses them.
  */
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
-import { decoderTower, mtpTower, reading, readQuantization, textSeq } from "./moe-frame.ts";
+import { mtpTower, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, type LayerSpec, lin, linParams, moeBlock, type Piece } from "./moe-parts.ts";
 import { textDims } from "./qwen3-moe.ts";
 
@@ -37,7 +37,7 @@ function mlaDims(cfg: ConfigView): Mla {
  * kv_a_layernorm; kv_b_proj (kv_lora -> heads x (nope + v)); o_proj (heads x v -> h).
  * With an indexer (DSA): wq_b (q_lora -> n x d), wk (h -> d), k_norm LayerNorm(d), weights_proj (h -> n).
  */
-function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): Piece {
+export function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): Piece {
   const qk = m.nope + m.rope;
   const linears = m.qLora
     ? [lin(m.hidden, m.qLora), lin(m.qLora, m.heads * qk)]
@@ -77,59 +77,66 @@ function deepseekMoe(cfg: ConfigView, hidden: number): Piece {
   });
 }
 
-type MlaFamily = {
+export type MlaFamily = {
   family: string;
-  indexer: boolean;
+  /** Whether layer i (0-based) carries a DSA lightning indexer; absent: no indexer anywhere. */
+  indexerAt?: (i: number) => boolean;
   /** DeepSeek's MTP layers carry their own embed_tokens and shared_head.head; GLM's carry neither. */
   mtpCopies: boolean;
 };
 
-function readMlaMoe(cfg: ConfigView, f: MlaFamily, warnings: string[]): ModelReading {
-  const { family, indexer } = f;
-  const d = textDims(cfg);
+function mlaLayers(cfg: ConfigView, f: MlaFamily, hidden: number): { layers: LayerSpec[]; withIdx: Piece } {
   const m = mlaDims(cfg);
-  const attn = mlaAttention(
-    m,
-    indexer ? { heads: cfg.int("index_n_heads"), dim: cfg.int("index_head_dim") } : undefined,
-  );
-  const moe = deepseekMoe(cfg, d.hidden);
-  const dense = gatedMlp(d.hidden, cfg.int("intermediate_size"));
+  const plain = mlaAttention(m);
+  const withIdx = f.indexerAt
+    ? mlaAttention(m, { heads: cfg.int("index_n_heads"), dim: cfg.int("index_head_dim") })
+    : plain;
+  const moe = deepseekMoe(cfg, hidden);
+  const dense = gatedMlp(hidden, cfg.int("intermediate_size"));
   const firstDense = cfg.optInt("first_k_dense_replace", 0, { min: 0 });
   const freq = cfg.optInt("moe_layer_freq", 1);
-  const layers: LayerSpec[] = Array.from({ length: d.layers }, (_, i) => ({
-    mixer: attn,
+  const layers = Array.from({ length: cfg.int("num_hidden_layers") }, (_, i) => ({
+    mixer: f.indexerAt?.(i) ? withIdx : plain,
     ffn: i >= firstDense && i % freq === 0 ? moe : dense,
-    norm1: d.hidden,
-    norm2: d.hidden,
+    norm1: hidden,
+    norm2: hidden,
   }));
+  return { layers, withIdx };
+}
+
+/** MLA caches the compressed latent and the shared rope key; a DSA indexer adds its key. */
+function mlaKv(cfg: ConfigView, f: MlaFamily, layers: number): KvLayer[] {
+  const latent = cfg.int("kv_lora_rank") + cfg.int("qk_rope_head_dim");
+  return Array.from({ length: layers }, (_, i) => ({
+    kind: "mla",
+    bytesPerToken: (latent + (f.indexerAt?.(i) ? cfg.int("index_head_dim") : 0)) * 2,
+  }));
+}
+
+/** A DeepSeek-layout MLA + MoE reading (text tower, plus MTP modules when the checkpoint has them). */
+export function readMlaMoe(cfg: ConfigView, f: MlaFamily, warnings: string[]): ModelReading {
+  const d = textDims(cfg);
+  const { layers, withIdx } = mlaLayers(cfg, f, d.hidden);
   const tied = cfg.bool("tie_word_embeddings", false);
-  const seq = textSeq(d.context);
-  const towers = [decoderTower({ seq, hidden: d.hidden, vocab: d.vocab, layers, tied, finalNorm: d.hidden })];
+  const towers = [textTower(d, layers, tied)];
   const mtp = cfg.optInt("num_nextn_predict_layers", 0, { min: 0 });
   if (mtp > 0) {
-    const layer: LayerSpec = { mixer: attn, ffn: moe, norm1: d.hidden, norm2: d.hidden };
+    const layer: LayerSpec = { ...layers[layers.length - 1]!, mixer: withIdx };
     towers.push(
-      mtpTower({ count: mtp, layer, hidden: d.hidden, vocab: d.vocab, storesEmbedAndHead: f.mtpCopies }),
+      mtpTower({ count: mtp, layer, hidden: d.hidden, vocab: d.vocab, copies: f.mtpCopies ? 2 : 0 }),
     );
+    const copies = f.mtpCopies ? " with their own embedding and head copies" : "";
     warnings.push(
-      `${family}: ${mtp} MTP module(s) (num_nextn_predict_layers) are stored in the checkpoint${f.mtpCopies ? " with their own embedding and head copies" : ""}; counted in parameters, not in activations`,
+      `${f.family}: ${mtp} MTP module(s) (num_nextn_predict_layers) are stored in the checkpoint${copies}; counted in parameters, not in activations`,
     );
   }
-  // MLA caches the compressed latent and the shared rope key; DSA adds the indexer's key.
-  const idxKey = indexer ? cfg.int("index_head_dim") : 0;
-  const kvLayers: KvLayer[] = layers.map(() => ({
-    kind: "mla",
-    bytesPerToken: (m.kvLora + m.rope + idxKey) * 2,
-  }));
-  return reading({
-    family,
-    modelType: cfg.str("model_type"),
+  return textReading({
+    cfg,
+    family: f.family,
+    ...d,
+    tied,
     towers,
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
-    kvLayers,
+    kvLayers: mlaKv(cfg, f, d.layers),
     quantization: readQuantization(cfg),
     warnings,
   });
@@ -137,30 +144,15 @@ function readMlaMoe(cfg: ConfigView, f: MlaFamily, warnings: string[]): ModelRea
 
 /** deepseek_v3: MLA, first_k_dense_replace dense layers, then routed + shared experts. */
 export function readDeepseekV3(cfg: ConfigView): ModelReading {
-  return readMlaMoe(cfg, { family: "deepseek_v3", indexer: false, mtpCopies: true }, []);
+  return readMlaMoe(cfg, { family: "deepseek_v3", mtpCopies: true }, []);
 }
 
 /** kimi_k2: DeepSeek-V3 modeling with its own sizes (Kimi-K2 ships modeling_deepseek.py). */
 export function readKimiK2(cfg: ConfigView): ModelReading {
-  return readMlaMoe(cfg, { family: "kimi_k2", indexer: false, mtpCopies: true }, []);
+  return readMlaMoe(cfg, { family: "kimi_k2", mtpCopies: true }, []);
 }
 
 /** deepseek_v32: DeepSeek-V3 plus a lightning indexer in every layer (DSA). */
 export function readDeepseekV32(cfg: ConfigView): ModelReading {
-  return readMlaMoe(cfg, { family: "deepseek_v32", indexer: true, mtpCopies: true }, []);
-}
-
-/**
- * glm_moe_dsa (GLM-5): DeepSeek-V3.2 layout. indexer_types may mark layers "shared" (no indexer of
- * their own); GLM-5's config sets none, so every layer carries one (transformers' default schedule).
- */
-export function readGlmMoeDsa(cfg: ConfigView): ModelReading {
-  const warnings: string[] = [];
-  const types = cfg.optArray("indexer_types");
-  if (types?.some((t) => t === "shared")) {
-    warnings.push(
-      "glm_moe_dsa: indexer_types marks shared layers; indexers counted on every layer (over-count)",
-    );
-  }
-  return readMlaMoe(cfg, { family: "glm_moe_dsa", indexer: true, mtpCopies: false }, warnings);
+  return readMlaMoe(cfg, { family: "deepseek_v32", indexerAt: () => true, mtpCopies: true }, []);
 }

@@ -12,7 +12,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode, TowerReading } from "../types.ts";
-import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, layerTypesOf, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, node, type Piece } from "./moe-parts.ts";
 import { encoderTower, patchEmbedNode } from "./vision-parts.ts";
 
@@ -103,50 +103,52 @@ function gemma4Vision(v: ConfigView, textHidden: number): TowerReading {
   return tower;
 }
 
-/** gemma4: sliding/global text decoder with a parallel MoE block, and its vision tower. */
-export function readGemma4(cfg: ConfigView): ModelReading {
-  const t = cfg.sub("text_config");
-  const hidden = t.int("hidden_size");
-  const layersN = t.int("num_hidden_layers");
-  const vocab = t.int("vocab_size");
-  const context = t.has("max_position_embeddings") ? t.int("max_position_embeddings") : null;
-  const types =
-    (t.optArray("layer_types") as string[] | undefined) ??
-    Array.from({ length: layersN }, (_, i) => ((i + 1) % 6 === 0 ? "full_attention" : "sliding_attention"));
-  const layers = types.map((ty) => textLayer(t, hidden, ty === "full_attention"));
+function gemma4Kv(t: ConfigView, types: string[]): KvLayer[] {
   const window = t.optInt("sliding_window", 0, { min: 0 });
-  const kvLayers: KvLayer[] = types.map((ty) =>
+  const kEqV = t.bool("attention_k_eq_v", false);
+  const globalKv = kEqV ? t.int("num_global_key_value_heads") : t.int("num_key_value_heads");
+  const globalDim = t.optInt("global_head_dim", t.int("head_dim"));
+  return types.map((ty) =>
     ty === "full_attention"
-      ? fullKv(
-          t.bool("attention_k_eq_v", false)
-            ? t.int("num_global_key_value_heads")
-            : t.int("num_key_value_heads"),
-          t.optInt("global_head_dim", t.int("head_dim")),
-        )
+      ? fullKv(globalKv, globalDim)
       : fullKv(t.int("num_key_value_heads"), t.int("head_dim"), window || undefined),
   );
+}
+
+function gemma4Warnings(cfg: ConfigView, t: ConfigView): string[] {
   const warnings: string[] = [];
-  if (
-    t.optInt("hidden_size_per_layer_input", 0, { min: 0 }) > 0 ||
-    t.optInt("num_kv_shared_layers", 0, { min: 0 }) > 0
-  ) {
+  const ple = t.optInt("hidden_size_per_layer_input", 0, { min: 0 }) > 0;
+  if (ple || t.optInt("num_kv_shared_layers", 0, { min: 0 }) > 0) {
     warnings.push(
       "gemma4: per-layer input embeddings / KV-shared layers are not reconstructed (Gemma 4 E-series)",
     );
   }
   if (cfg.optSub("audio_config")) warnings.push("gemma4: audio tower declared but not reconstructed");
+  return warnings;
+}
+
+/** gemma4: sliding/global text decoder with a parallel MoE block, and its vision tower. */
+export function readGemma4(cfg: ConfigView): ModelReading {
+  const t = cfg.sub("text_config");
+  const hidden = t.int("hidden_size");
+  const vocab = t.int("vocab_size");
+  const context = t.has("max_position_embeddings") ? t.int("max_position_embeddings") : null;
+  const types = layerTypesOf(t, t.int("num_hidden_layers"), (i) =>
+    (i + 1) % 6 === 0 ? "full_attention" : "sliding_attention",
+  );
+  const layers = types.map((ty) => textLayer(t, hidden, ty === "full_attention"));
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", true));
-  const text = decoderTower({ seq: textSeq(context), hidden, vocab, layers, tied, finalNorm: hidden });
+  const d = { hidden, vocab, context };
+  const text = textTower(d, layers, tied);
   const v = cfg.optSub("vision_config");
-  return reading({
+  const towers = v ? [gemma4Vision(v, hidden), text] : [text];
+  return textReading({
+    cfg,
     family: "gemma4",
-    modelType: cfg.str("model_type"),
-    towers: v ? [gemma4Vision(v, hidden), text] : [text],
-    contextLength: context,
-    lmHead: { vocab, hidden },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * hidden,
-    kvLayers,
-    warnings,
+    ...d,
+    tied,
+    towers,
+    kvLayers: gemma4Kv(t, types),
+    warnings: gemma4Warnings(cfg, t),
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import { decoderTower, fullKv, reading, readQuantization, textSeq } from "./moe-frame.ts";
+import { fullKv, layerTypesOf, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
 import { textDims } from "./qwen3-moe.ts";
 
@@ -39,35 +39,19 @@ export function readGptOss(cfg: ConfigView): ModelReading {
     norm1: d.hidden,
     norm2: d.hidden,
   }));
-  const types = cfg.optArray("layer_types");
+  // Upstream alternates sliding (even) and full (odd) layers when layer_types is absent.
+  const types = layerTypesOf(cfg, d.layers, (i) => (i % 2 === 0 ? "sliding_attention" : "full_attention"));
   const window = cfg.optInt("sliding_window", 0, { min: 0 });
-  const warnings: string[] = [];
-  if (!types)
-    warnings.push("gpt_oss: no layer_types; assuming sliding on even layers, full on odd (as upstream)");
-  const kvLayers = layers.map((_, i) => {
-    const sliding = types ? types[i] === "sliding_attention" : i % 2 === 0;
-    return fullKv(d.kvHeads, d.headDim, sliding && window > 0 ? window : undefined);
-  });
   const tied = cfg.bool("tie_word_embeddings", false);
-  return reading({
+  return textReading({
+    cfg,
     family: "gpt_oss",
-    modelType: cfg.str("model_type"),
-    towers: [
-      decoderTower({
-        seq: textSeq(d.context),
-        hidden: d.hidden,
-        vocab: d.vocab,
-        layers,
-        tied,
-        finalNorm: d.hidden,
-      }),
-    ],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
-    kvLayers,
+    ...d,
+    tied,
+    towers: [textTower(d, layers, tied)],
+    kvLayers: types.map((t) =>
+      fullKv(d.kvHeads, d.headDim, t === "sliding_attention" && window > 0 ? window : undefined),
+    ),
     quantization: readQuantization(cfg),
-    warnings,
   });
 }

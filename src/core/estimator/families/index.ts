@@ -8,8 +8,9 @@ import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
 import { readClip } from "./clip.ts";
 // ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
-import { readDeepseekV3, readDeepseekV32, readGlmMoeDsa, readKimiK2 } from "./deepseek.ts";
+import { readDeepseekV3, readDeepseekV32, readKimiK2 } from "./deepseek.ts";
 import { readGemma4 } from "./gemma4.ts";
+import { readGlmMoeDsa } from "./glm-moe-dsa.ts";
 import { readGptOss } from "./gpt-oss.ts";
 import { readGpt2 } from "./gpt2.ts";
 import { readKimiK25 } from "./kimi-k25.ts";

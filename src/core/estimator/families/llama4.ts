@@ -10,9 +10,9 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
-import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, node } from "./moe-parts.ts";
-import { textDims } from "./qwen3-moe.ts";
+import { type TextDims, textDims } from "./qwen3-moe.ts";
 import { encoderTower, imagePatches, patchEmbedNode } from "./vision-parts.ts";
 
 function llama4Vision(v: ConfigView, textHidden: number) {
@@ -69,17 +69,15 @@ function llama4Vision(v: ConfigView, textHidden: number) {
   });
 }
 
-/** llama4: interleaved dense / MoE text decoder (+ vision tower and projector when declared). */
-export function readLlama4(cfg: ConfigView): ModelReading {
-  const t = cfg.sub("text_config");
-  const d = textDims(t);
+function llama4Layers(t: ConfigView, d: TextDims): LayerSpec[] {
+  const bias = t.bool("attention_bias", false);
   const attn = gqaAttention({
     hidden: d.hidden,
     heads: d.heads,
     kvHeads: d.kvHeads,
     headDim: d.headDim,
-    bias: t.bool("attention_bias", false),
-    oBias: t.bool("attention_bias", false),
+    bias,
+    oBias: bias,
   });
   const inter = t.int("intermediate_size");
   const moe = moeBlock({
@@ -92,49 +90,42 @@ export function readLlama4(cfg: ConfigView): ModelReading {
   });
   const dense = gatedMlp(d.hidden, t.optInt("intermediate_size_mlp", inter));
   const step = t.optInt("interleave_moe_layer_step", 1);
-  const moeLayers = (t.optArray("moe_layers") as number[] | undefined) ?? [];
-  const isMoe = (i: number) => (t.has("moe_layers") ? moeLayers.includes(i) : (i + 1) % step === 0);
-  const layers: LayerSpec[] = Array.from({ length: d.layers }, (_, i) => ({
+  const listed = t.optArray("moe_layers");
+  const isMoe = (i: number) => (listed ? listed.includes(i) : (i + 1) % step === 0);
+  return Array.from({ length: d.layers }, (_, i) => ({
     mixer: attn,
     ffn: isMoe(i) ? moe : dense,
     norm1: d.hidden,
     norm2: d.hidden,
   }));
-  // RoPE layers attend within attention_chunk_size tokens; every 4th layer (NoPE) is global.
+}
+
+/** RoPE layers attend within attention_chunk_size tokens; every 4th layer (NoPE, no_rope_layers 0) is global. */
+function llama4Kv(t: ConfigView, d: TextDims): KvLayer[] {
   const chunk = t.optInt("attention_chunk_size", 0, { min: 0 });
-  const noRope = (t.optArray("no_rope_layers") as number[] | undefined) ?? null;
-  const kvLayers: KvLayer[] = layers.map((_, i) => {
+  const noRope = t.optArray("no_rope_layers");
+  return Array.from({ length: d.layers }, (_, i) => {
     const global = noRope ? noRope[i] === 0 : (i + 1) % 4 === 0;
     return fullKv(d.kvHeads, d.headDim, !global && chunk > 0 ? chunk : undefined);
   });
+}
+
+/** llama4: interleaved dense / MoE text decoder (+ vision tower and projector when declared). */
+export function readLlama4(cfg: ConfigView): ModelReading {
+  const t = cfg.sub("text_config");
+  const d = textDims(t);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
-  const text = decoderTower({
-    seq: textSeq(d.context),
-    hidden: d.hidden,
-    vocab: d.vocab,
-    layers,
-    tied,
-    finalNorm: d.hidden,
-  });
+  const text = textTower(d, llama4Layers(t, d), tied);
   const v = cfg.optSub("vision_config");
   const warnings = [
     "llama4: chunked-attention layers are entered as sliding windows of attention_chunk_size",
   ];
-  const arch = (cfg.optArray("architectures") ?? []) as string[];
-  if (!v && arch.some((a) => a.includes("ConditionalGeneration"))) {
+  const arch = cfg.optArray("architectures") ?? [];
+  if (!v && arch.some((a) => typeof a === "string" && a.includes("ConditionalGeneration"))) {
     warnings.push(
       "llama4: a multimodal architecture without vision_config: the vision tower and projector are not reconstructed",
     );
   }
-  return reading({
-    family: "llama4",
-    modelType: cfg.str("model_type"),
-    towers: v ? [llama4Vision(v, d.hidden), text] : [text],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
-    kvLayers,
-    warnings,
-  });
+  const towers = v ? [llama4Vision(v, d.hidden), text] : [text];
+  return textReading({ cfg, family: "llama4", ...d, tied, towers, kvLayers: llama4Kv(t, d), warnings });
 }

@@ -34,14 +34,35 @@ export function decoderTower(f: DecoderFrame): TowerReading {
   f.layers.forEach((s, i) => {
     nodes.push(...residualLayer(i + 1, f.seq, f.hidden, s));
   });
+  nodes.push(...outputHead(f));
+  return { name: f.name ?? "text", role: "decoder", seqLen: f.seq, nodes };
+}
+
+/** Final norm and LM head (tied to "Embedding" or not), both marked as the output head. */
+export function outputHead(f: Omit<DecoderFrame, "layers">): StructureNode[] {
   const nt = f.normType ?? "RMSNorm";
-  const out = node(`${nt}_out`, nt, shape, f.finalNorm, f.hidden);
-  const head = node("LMHead", f.tied ? "LM Head (tied)" : "LM Head", [f.seq, f.vocab], embed, 0);
+  const out = node(`${nt}_out`, nt, [f.seq, f.hidden], f.finalNorm, f.hidden);
+  const head = node("LMHead", f.tied ? "LM Head (tied)" : "LM Head", [f.seq, f.vocab], f.vocab * f.hidden, 0);
   if (f.tied) head.tiedTo = "Embedding";
   out.outputHead = true;
   head.outputHead = true;
-  nodes.push(out, head);
-  return { name: f.name ?? "text", role: "decoder", seqLen: f.seq, nodes };
+  return [out, head];
+}
+
+/** The text decoder tower of a reader: display length = context, RMSNorm final norm. */
+export function textTower(
+  d: { hidden: number; vocab: number; context: number | null },
+  layers: LayerSpec[],
+  tied: boolean,
+): TowerReading {
+  return decoderTower({
+    seq: textSeq(d.context),
+    hidden: d.hidden,
+    vocab: d.vocab,
+    layers,
+    tied,
+    finalNorm: d.hidden,
+  });
 }
 
 /**
@@ -55,7 +76,8 @@ export function mtpTower(o: {
   layer: LayerSpec;
   hidden: number;
   vocab: number;
-  storesEmbedAndHead: boolean;
+  /** vocab x hidden matrices each module stores (DeepSeek: own embedding + head = 2; GLM: 0). */
+  copies: number;
 }): TowerReading {
   const nodes: StructureNode[] = [];
   const shape = [1, o.hidden];
@@ -63,7 +85,7 @@ export function mtpTower(o: {
     const l = o.layer;
     const layerParams = l.norm1 + l.norm2 + l.mixer.params + l.ffn.params;
     const proj = 2 * o.hidden * o.hidden + 3 * o.hidden;
-    const copies = o.storesEmbedAndHead ? 2 * o.vocab * o.hidden : 0;
+    const copies = o.copies * o.vocab * o.hidden;
     const n = node(`MTP_${i}`, "MTP module", shape, layerParams + proj + copies, 0);
     n.outputHead = true;
     nodes.push(n);
@@ -91,25 +113,65 @@ export function readQuantization(cfg: ConfigView): ModelReading["quantization"] 
     return { method: "mxfp4", bytesPerWeight: 0.5 + 1 / 32, appliesTo: "experts" };
   }
   if (method === "compressed-tensors") {
-    const group = q.optSub("config_groups");
-    const g0 = group?.optSub("group_0")?.optSub("weights");
+    const g0 = q.optSub("config_groups")?.optSub("group_0")?.optSub("weights");
     const bits = g0?.optInt("num_bits", 4) ?? 4;
     const size = g0?.optInt("group_size", 32) ?? 32;
     // Packed ints plus a bf16 scale per group; the ignore lists of these checkpoints keep
     // attention, shared experts and dense MLPs in bf16, so it applies to the experts.
     return { method: `int${bits}-group${size}`, bytesPerWeight: bits / 8 + 2 / size, appliesTo: "experts" };
   }
-  return { method, bytesPerWeight: 2, appliesTo: "linears" };
+  if (q.has("bits")) {
+    // GPTQ / AWQ: packed ints plus an fp16 scale (and packed zero) per group of linear weights.
+    const bits = q.int("bits", { max: 16 });
+    const size = q.optInt("group_size", 128, { min: -1 });
+    return {
+      method,
+      bytesPerWeight: bits / 8 + (size > 0 ? (2 + bits / 8) / size : 0),
+      appliesTo: "linears",
+    };
+  }
+  if (q.bool("load_in_4bit", false))
+    return { method: "bnb-4bit", bytesPerWeight: 0.5 + 4 / 64, appliesTo: "linears" };
+  if (q.bool("load_in_8bit", false)) return { method: "bnb-8bit", bytesPerWeight: 1, appliesTo: "linears" };
+  return undefined;
 }
 
-export type ReadingParts = Omit<ModelReading, "warnings" | "quantization"> & {
+/** Per-layer kinds from layer_types (validated against the layer count), else the fallback rule. */
+export function layerTypesOf(cfg: ConfigView, layers: number, fallback: (i: number) => string): string[] {
+  const types = cfg.optArray("layer_types");
+  if (!types) return Array.from({ length: layers }, (_, i) => fallback(i));
+  if (types.length !== layers) cfg.fail("layer_types", `has ${types.length} entries for ${layers} layers`);
+  if (types.some((t) => typeof t !== "string")) cfg.fail("layer_types", "expected strings");
+  return types as string[];
+}
+
+export type TextReading = {
+  /** The root config (model_type is read from it). */
+  cfg: ConfigView;
+  family: string;
+  hidden: number;
+  vocab: number;
+  context: number | null;
+  tied: boolean;
+  towers: TowerReading[];
+  kvLayers: KvLayer[];
+  quantization?: ModelReading["quantization"] | undefined;
   warnings?: string[];
-  quantization?: ModelReading["quantization"];
 };
 
-/** Assemble a ModelReading, dropping an undefined quantization. */
-export function reading(p: ReadingParts): ModelReading {
-  const r: ModelReading = { ...p, warnings: p.warnings ?? [] };
-  if (!p.quantization) delete r.quantization;
+/** A reading of a model with an LM head over `vocab` (quantization dropped when undefined). */
+export function textReading(o: TextReading): ModelReading {
+  const r: ModelReading = {
+    family: o.family,
+    modelType: o.cfg.str("model_type"),
+    towers: o.towers,
+    contextLength: o.context,
+    lmHead: { vocab: o.vocab, hidden: o.hidden },
+    tiedEmbedding: o.tied,
+    embeddingParams: o.vocab * o.hidden,
+    kvLayers: o.kvLayers,
+    warnings: o.warnings ?? [],
+  };
+  if (o.quantization) r.quantization = o.quantization;
   return r;
 }

@@ -4,10 +4,10 @@
  * relu2 experts with up/down only + shared expert, sigmoid router with e_score_correction_bias),
  * "-" plain relu2 MLP. Each layer is RMSNorm -> mixer -> residual add (three nodes).
  */
-import type { ConfigView } from "../config-view.ts";
-import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
+import { type ConfigView, divisible } from "../config-view.ts";
+import type { KvLayer, ModelReading, StructureNode, TowerReading } from "../types.ts";
 import { type MambaSpec, mamba2, mambaState } from "./hybrid-parts.ts";
-import { fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, outputHead, textReading, textSeq } from "./moe-frame.ts";
 import { gqaAttention, moeBlock, node, type Piece, pieceNode, plainMlp } from "./moe-parts.ts";
 
 const KINDS: Record<string, string> = { M: "Mamba2", "*": "Attention", E: "MoE", "-": "MLP" };
@@ -28,7 +28,6 @@ function mambaSpec(cfg: ConfigView, hidden: number): MambaSpec {
 
 function mixers(cfg: ConfigView, hidden: number): Record<string, Piece> {
   const heads = cfg.int("num_attention_heads");
-  const headDim = cfg.optInt("head_dim", hidden / heads);
   const bias = cfg.bool("attention_bias", false);
   const mlpBias = cfg.bool("mlp_bias", false);
   const out: Record<string, Piece> = {
@@ -37,7 +36,7 @@ function mixers(cfg: ConfigView, hidden: number): Record<string, Piece> {
       hidden,
       heads,
       kvHeads: cfg.optInt("num_key_value_heads", heads),
-      headDim,
+      headDim: attnHeadDim(cfg, hidden),
       bias,
       oBias: bias,
     }),
@@ -59,50 +58,55 @@ function mixers(cfg: ConfigView, hidden: number): Record<string, Piece> {
   return out;
 }
 
-/** nemotron_h: hybrid Mamba2 / attention / MoE stack per hybrid_override_pattern. */
-export function readNemotronH(cfg: ConfigView): ModelReading {
-  const hidden = cfg.int("hidden_size");
-  const vocab = cfg.int("vocab_size");
-  const context = cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null;
+function attnHeadDim(cfg: ConfigView, hidden: number): number {
+  const heads = cfg.int("num_attention_heads");
+  return cfg.has("head_dim")
+    ? cfg.int("head_dim")
+    : divisible(cfg, "hidden_size", hidden, heads, "num_attention_heads");
+}
+
+/** Three nodes per layer (norm, mixer, add) and the cache each mixer keeps. */
+function hybridStack(cfg: ConfigView, hidden: number, seq: number) {
   const pattern = cfg.str("hybrid_override_pattern");
   const n = cfg.int("num_hidden_layers");
   if (pattern.length !== n)
     cfg.fail("hybrid_override_pattern", `has ${pattern.length} layers, num_hidden_layers is ${n}`);
   const pieces = mixers(cfg, hidden);
-  const seq = textSeq(context);
   const shape = [seq, hidden];
-  const nodes: StructureNode[] = [node("Embedding", "Embedding", shape, vocab * hidden, 0)];
+  const nodes: StructureNode[] = [];
   const kvLayers: KvLayer[] = [];
-  const heads = cfg.int("num_attention_heads");
+  const attnKv = fullKv(
+    cfg.optInt("num_key_value_heads", cfg.int("num_attention_heads")),
+    attnHeadDim(cfg, hidden),
+  );
   [...pattern].forEach((ch, i) => {
-    const p = pieces[ch];
-    if (!p) cfg.fail("hybrid_override_pattern", `unknown layer kind "${ch}" at layer ${i + 1}`);
+    const p =
+      pieces[ch] ?? cfg.fail("hybrid_override_pattern", `unknown layer kind "${ch}" at layer ${i + 1}`);
     const l = i + 1;
     nodes.push(
       node(`RMSNorm_${l}`, "RMSNorm", shape, hidden, hidden, l),
-      pieceNode(`${KINDS[ch]}_${l}`, p!, shape, l),
+      pieceNode(`${KINDS[ch]}_${l}`, p, shape, l),
       node(`Add_${l}`, "Add", shape, 0, hidden, l),
     );
     if (ch === "M") kvLayers.push(mambaState(mambaSpec(cfg, hidden)));
-    if (ch === "*")
-      kvLayers.push(fullKv(cfg.optInt("num_key_value_heads", heads), cfg.optInt("head_dim", hidden / heads)));
+    if (ch === "*") kvLayers.push(attnKv);
   });
+  return { nodes, kvLayers };
+}
+
+/** nemotron_h: hybrid Mamba2 / attention / MoE stack per hybrid_override_pattern. */
+export function readNemotronH(cfg: ConfigView): ModelReading {
+  const hidden = cfg.int("hidden_size");
+  const vocab = cfg.int("vocab_size");
+  const context = cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null;
+  const seq = textSeq(context);
   const tied = cfg.bool("tie_word_embeddings", false);
-  const out = node("RMSNorm_out", "RMSNorm", shape, hidden, hidden);
-  const head = node("LMHead", tied ? "LM Head (tied)" : "LM Head", [seq, vocab], vocab * hidden, 0);
-  if (tied) head.tiedTo = "Embedding";
-  out.outputHead = true;
-  head.outputHead = true;
-  nodes.push(out, head);
-  return reading({
-    family: "nemotron_h",
-    modelType: cfg.str("model_type"),
-    towers: [{ name: "text", role: "decoder", seqLen: seq, nodes }],
-    contextLength: context,
-    lmHead: { vocab, hidden },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * hidden,
-    kvLayers,
-    warnings: [],
-  });
+  const { nodes, kvLayers } = hybridStack(cfg, hidden, seq);
+  const all = [
+    node("Embedding", "Embedding", [seq, hidden], vocab * hidden, 0),
+    ...nodes,
+    ...outputHead({ seq, hidden, vocab, tied, finalNorm: hidden }),
+  ];
+  const towers: TowerReading[] = [{ name: "text", role: "decoder", seqLen: seq, nodes: all }];
+  return textReading({ cfg, family: "nemotron_h", hidden, vocab, context, tied, towers, kvLayers });
 }

@@ -7,19 +7,10 @@
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
 import { type GdnSpec, gatedDeltaNet, gdnState } from "./hybrid-parts.ts";
-import { decoderTower, fullKv, mtpTower, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, layerTypesOf, mtpTower, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, type Piece } from "./moe-parts.ts";
-import { textDims } from "./qwen3-moe.ts";
+import { type TextDims, textDims } from "./qwen3-moe.ts";
 import { qwenVisionTower } from "./qwen3-vl.ts";
-
-function layerTypes(t: ConfigView, layers: number): string[] {
-  const types = t.optArray("layer_types") as string[] | undefined;
-  if (types) return types;
-  const every = t.optInt("full_attention_interval", 4);
-  return Array.from({ length: layers }, (_, i) =>
-    (i + 1) % every === 0 ? "full_attention" : "linear_attention",
-  );
-}
 
 function ffnOf(t: ConfigView, hidden: number, moe: boolean): Piece {
   if (!moe) return gatedMlp(hidden, t.int("intermediate_size"));
@@ -33,9 +24,19 @@ function ffnOf(t: ConfigView, hidden: number, moe: boolean): Piece {
   });
 }
 
-function readQwen35Family(cfg: ConfigView, moe: boolean): ModelReading {
-  const t = cfg.sub("text_config");
-  const d = textDims(t);
+function gdnSpec(t: ConfigView, hidden: number): GdnSpec {
+  return {
+    hidden,
+    kHeads: t.int("linear_num_key_heads"),
+    vHeads: t.int("linear_num_value_heads"),
+    kDim: t.int("linear_key_head_dim"),
+    vDim: t.int("linear_value_head_dim"),
+    kernel: t.optInt("linear_conv_kernel_dim", 4),
+    stateBytes: t.optStr("mamba_ssm_dtype") === "float32" ? 4 : 2,
+  };
+}
+
+function hybridLayers(t: ConfigView, d: TextDims, moe: boolean) {
   const full = gqaAttention({
     hidden: d.hidden,
     heads: d.heads,
@@ -45,60 +46,48 @@ function readQwen35Family(cfg: ConfigView, moe: boolean): ModelReading {
     qkNorm: [d.headDim, d.headDim],
     outputGate: t.bool("attn_output_gate", true),
   });
-  const gdn: GdnSpec = {
-    hidden: d.hidden,
-    kHeads: t.int("linear_num_key_heads"),
-    vHeads: t.int("linear_num_value_heads"),
-    kDim: t.int("linear_key_head_dim"),
-    vDim: t.int("linear_value_head_dim"),
-    kernel: t.optInt("linear_conv_kernel_dim", 4),
-    stateBytes: t.optStr("mamba_ssm_dtype") === "float32" ? 4 : 2,
-  };
+  const gdn = gdnSpec(t, d.hidden);
   const linear = gatedDeltaNet(gdn);
   const ffn = ffnOf(t, d.hidden, moe);
-  const types = layerTypes(t, d.layers);
+  const every = t.optInt("full_attention_interval", 4);
+  const types = layerTypesOf(t, d.layers, (i) =>
+    (i + 1) % every === 0 ? "full_attention" : "linear_attention",
+  );
+  const isFull = (ty: string) => ty === "full_attention";
   const layers: LayerSpec[] = types.map((ty) => ({
-    mixer: ty === "full_attention" ? full : linear,
-    mixerName: ty === "full_attention" ? "Attention" : "LinearAttention",
+    mixer: isFull(ty) ? full : linear,
+    mixerName: isFull(ty) ? "Attention" : "LinearAttention",
     ffn,
     norm1: d.hidden,
     norm2: d.hidden,
   }));
-  const kvLayers: KvLayer[] = types.map((ty) =>
-    ty === "full_attention" ? fullKv(d.kvHeads, d.headDim) : gdnState(gdn),
-  );
+  const kvLayers: KvLayer[] = types.map((ty) => (isFull(ty) ? fullKv(d.kvHeads, d.headDim) : gdnState(gdn)));
+  return { layers, kvLayers, mtpLayer: { mixer: full, ffn, norm1: d.hidden, norm2: d.hidden } };
+}
+
+function readQwen35Family(cfg: ConfigView, moe: boolean): ModelReading {
+  const t = cfg.sub("text_config");
+  const d = textDims(t);
+  const { layers, kvLayers, mtpLayer } = hybridLayers(t, d, moe);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
-  const towers = [
-    qwenVisionTower(cfg.sub("vision_config")),
-    decoderTower({
-      seq: textSeq(d.context),
-      hidden: d.hidden,
-      vocab: d.vocab,
-      layers,
-      tied,
-      finalNorm: d.hidden,
-    }),
-  ];
-  const warnings = [`${cfg.str("model_type")}: vision tower sized for one 224x224 image`];
+  const towers = [qwenVisionTower(cfg.sub("vision_config")), textTower(d, layers, tied)];
+  const type = cfg.str("model_type");
+  const warnings = [`${type}: vision tower sized for one 224x224 image`];
   const mtp = t.optInt("mtp_num_hidden_layers", 0, { min: 0 });
   if (mtp > 0) {
-    const layer: LayerSpec = { mixer: full, ffn, norm1: d.hidden, norm2: d.hidden };
-    const copies = t.bool("mtp_use_dedicated_embeddings", false);
-    towers.push(
-      mtpTower({ count: mtp, layer, hidden: d.hidden, vocab: d.vocab, storesEmbedAndHead: copies }),
-    );
+    // A dedicated MTP embedding is one more vocab x hidden matrix; the head stays shared.
+    const copies = t.bool("mtp_use_dedicated_embeddings", false) ? 1 : 0;
+    towers.push(mtpTower({ count: mtp, layer: mtpLayer, hidden: d.hidden, vocab: d.vocab, copies }));
     warnings.push(
-      `${cfg.str("model_type")}: ${mtp} MTP layer(s) (mtp.*: fc 2h->h, two pre-fc norms, a full-attention layer, norm) are stored in the checkpoint; counted in parameters, not in activations`,
+      `${type}: ${mtp} MTP layer(s) (mtp.*: fc 2h->h, two pre-fc norms, a full-attention layer, norm) are stored in the checkpoint; counted in parameters, not in activations`,
     );
   }
-  return reading({
+  return textReading({
+    cfg,
     family: moe ? "qwen3_5_moe" : "qwen3_5",
-    modelType: cfg.str("model_type"),
+    ...d,
+    tied,
     towers,
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
     kvLayers,
     warnings,
   });

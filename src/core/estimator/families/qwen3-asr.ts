@@ -7,7 +7,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, textReading, textTower } from "./moe-frame.ts";
 import { node } from "./moe-parts.ts";
 import { textDims } from "./qwen3-moe.ts";
 import { qwen3DenseLayers } from "./qwen3-vl.ts";
@@ -79,24 +79,12 @@ export function readQwen3Asr(cfg: ConfigView): ModelReading {
   const tied = declared ? declared.bool("tie_word_embeddings", true) : true;
   if (!declared) warnings.push("qwen3_asr: tie_word_embeddings not in config; the Qwen3-ASR head is tied");
   const layers = qwen3DenseLayers(t, d);
-  return reading({
+  return textReading({
+    cfg,
     family: "qwen3_asr",
-    modelType: cfg.str("model_type"),
-    towers: [
-      qwenAudioTower(th.sub("audio_config")),
-      decoderTower({
-        seq: textSeq(d.context),
-        hidden: d.hidden,
-        vocab: d.vocab,
-        layers,
-        tied,
-        finalNorm: d.hidden,
-      }),
-    ],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
+    ...d,
+    tied,
+    towers: [qwenAudioTower(th.sub("audio_config")), textTower(d, layers, tied)],
     kvLayers: layers.map(() => fullKv(d.kvHeads, d.headDim)),
     warnings,
   });

@@ -4,8 +4,8 @@
  * modeling_minimax_m2.py (per-layer q/k norms over the full q and kv widths, e_score_correction_bias).
  */
 import type { ConfigView } from "../config-view.ts";
-import type { KvLayer, ModelReading } from "../types.ts";
-import { decoderTower, fullKv, reading, readQuantization, textSeq } from "./moe-frame.ts";
+import type { ModelReading } from "../types.ts";
+import { fullKv, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, type Piece } from "./moe-parts.ts";
 
 export type TextDims = {
@@ -71,20 +71,16 @@ function assemble(
   d: TextDims,
   layers: LayerSpec[],
   warnings: string[] = [],
-): ModelReading {
+) {
   const tied = cfg.bool("tie_word_embeddings", false);
-  const seq = textSeq(d.context);
   const window = cfg.bool("use_sliding_window", false) ? cfg.optInt("sliding_window", 0, { min: 0 }) : 0;
-  const kvLayers: KvLayer[] = layers.map(() => fullKv(d.kvHeads, d.headDim, window || undefined));
-  return reading({
+  return textReading({
+    cfg,
     family,
-    modelType: cfg.str("model_type"),
-    towers: [decoderTower({ seq, hidden: d.hidden, vocab: d.vocab, layers, tied, finalNorm: d.hidden })],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
-    kvLayers,
+    ...d,
+    tied,
+    towers: [textTower(d, layers, tied)],
+    kvLayers: layers.map(() => fullKv(d.kvHeads, d.headDim, window || undefined)),
     quantization: readQuantization(cfg),
     warnings,
   });

@@ -8,7 +8,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading, StructureNode, TowerReading } from "../types.ts";
-import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, node } from "./moe-parts.ts";
 import { qwen3MoeLayers, type TextDims, textDims } from "./qwen3-moe.ts";
 import { encoderTower, imagePatches, mergerNode, patchEmbedNode } from "./vision-parts.ts";
@@ -87,19 +87,12 @@ function readQwenVl(cfg: ConfigView, moe: boolean): ModelReading {
   const d = textDims(t);
   const layers = moe ? qwen3MoeLayers(t, d) : qwen3DenseLayers(t, d);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
-  const seq = textSeq(d.context);
-  const vision = qwenVisionTower(cfg.sub("vision_config"));
-  return reading({
+  return textReading({
+    cfg,
     family: moe ? "qwen3_vl_moe" : "qwen3_vl",
-    modelType: cfg.str("model_type"),
-    towers: [
-      vision,
-      decoderTower({ seq, hidden: d.hidden, vocab: d.vocab, layers, tied, finalNorm: d.hidden }),
-    ],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
+    ...d,
+    tied,
+    towers: [qwenVisionTower(cfg.sub("vision_config")), textTower(d, layers, tied)],
     kvLayers: layers.map(() => fullKv(d.kvHeads, d.headDim)),
     warnings: [`${cfg.str("model_type")}: vision tower sized for one ${IMAGE_SIDE}x${IMAGE_SIDE} image`],
   });

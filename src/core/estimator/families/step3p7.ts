@@ -9,7 +9,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import { decoderTower, fullKv, reading, textSeq } from "./moe-frame.ts";
+import { fullKv, layerTypesOf, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
 import { textDims } from "./qwen3-moe.ts";
 
@@ -45,10 +45,10 @@ export function readStep3p7(cfg: ConfigView): ModelReading {
     norm1: d.hidden,
     norm2: d.hidden,
   }));
-  const types = cfg.optArray("layer_types");
+  const types = layerTypesOf(cfg, d.layers, () => "full_attention");
   const window = cfg.optInt("sliding_window", 0, { min: 0 });
-  const kvLayers = layers.map((_, i) =>
-    fullKv(d.kvHeads, d.headDim, types?.[i] === "sliding_attention" && window > 0 ? window : undefined),
+  const kvLayers = types.map((t) =>
+    fullKv(d.kvHeads, d.headDim, t === "sliding_attention" && window > 0 ? window : undefined),
   );
   const tied = cfg.bool("tie_word_embeddings", false);
   const warnings = [
@@ -66,23 +66,12 @@ export function readStep3p7(cfg: ConfigView): ModelReading {
       `step3p7: ${mtp} MTP layer(s) (num_nextn_predict_layers) not counted; if the checkpoint stores them they add about ${mtp} x ${perLayer} parameters`,
     );
   }
-  return reading({
+  return textReading({
+    cfg,
     family: "step3p7",
-    modelType: cfg.str("model_type"),
-    towers: [
-      decoderTower({
-        seq: textSeq(d.context),
-        hidden: d.hidden,
-        vocab: d.vocab,
-        layers,
-        tied,
-        finalNorm: d.hidden,
-      }),
-    ],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
+    ...d,
+    tied,
+    towers: [textTower(d, layers, tied)],
     kvLayers,
     warnings,
   });
