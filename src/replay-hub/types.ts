@@ -56,6 +56,13 @@ export type Commit = {
 export const ROUTES = ["commits", "tree", "paths-info", "revision", "resolve", "raw", "other"] as const;
 export type Route = (typeof ROUTES)[number];
 
+/**
+ * rate-limit: 429 with `Retry-After` (seconds, or an HTTP date with `httpDate`) and `RateLimit: "api";r=0;t=<resetS>`
+ *   (only the RateLimit header when just `resetS` is given). server-error: `status` (default 500).
+ * reset: headers and part of the body (at most half, or `afterBytes`), then the socket is destroyed.
+ * delay: waits `ms` before answering normally. safetensors: serves *.safetensors as a faulty upload would
+ *   (`truncate`: file ends halfway through the header; bad length prefix; non-JSON header bytes).
+ */
 export type Fault =
   | { kind: "rate-limit"; times: number; retryAfterS?: number; resetS?: number; httpDate?: boolean }
   | { kind: "server-error"; times: number; status?: number }
