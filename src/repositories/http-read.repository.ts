@@ -72,11 +72,13 @@ export async function advisoriesFingerprint(db: Executor): Promise<{ n: number; 
   return { n: Number(r?.n ?? 0), latest: r?.latest ? new Date(r.latest) : null };
 }
 
-export async function getBadgeRow(db: Executor, repoId: number, metric: string) {
+/** One round trip: whether the repo is watched, and its badge for `metric` if stored. */
+export async function findBadgeByRepoName(db: Executor, name: string, metric: string) {
   const rows = await db
-    .select({ json: badges.json, etag: badges.etag, updatedAt: badges.updatedAt })
-    .from(badges)
-    .where(and(eq(badges.repoId, repoId), eq(badges.metric, metric)))
+    .select({ repoId: repos.id, json: badges.json, etag: badges.etag, updatedAt: badges.updatedAt })
+    .from(repos)
+    .leftJoin(badges, and(eq(badges.repoId, repos.id), eq(badges.metric, metric)))
+    .where(eq(repos.name, name))
     .limit(1);
   return rows[0] ?? null;
 }
@@ -167,11 +169,27 @@ export async function changesWithDetail(db: Executor, revisionId: number) {
     .orderBy(asc(changes.category), asc(changes.path));
 }
 
+export type EstimateView = {
+  revisionId: number;
+  estimatorVersion: string;
+  error: string | null;
+  /** Only what pages show (params, memory, fit); the structure listing stays in the database. */
+  result: unknown;
+};
+
 /** The newest estimator run per revision (by creation), for many revisions. */
-export async function latestEstimates(db: Executor, revisionIds: number[]) {
-  if (revisionIds.length === 0) return new Map<number, typeof estimates.$inferSelect>();
+export async function latestEstimates(
+  db: Executor,
+  revisionIds: number[],
+): Promise<Map<number, EstimateView>> {
+  if (revisionIds.length === 0) return new Map();
   const rows = await db
-    .select()
+    .select({
+      revisionId: estimates.revisionId,
+      estimatorVersion: estimates.estimatorVersion,
+      error: estimates.error,
+      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit') end`,
+    })
     .from(estimates)
     .where(inArray(estimates.revisionId, revisionIds))
     .orderBy(asc(estimates.createdAt), asc(estimates.id));

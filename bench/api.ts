@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:api`: autocannon (50 connections, load generated in a worker thread) against the
+ * HTTP app on a real PostgreSQL seeded with the test history: badge JSON, POST /v1/query at a commit,
+ * a repo's history page, and a bare Fastify route on the same machine for reference.
+ * Env: BENCH_DATABASE_URL (default postgres://$USER@127.0.0.1:5432/hubwatch_bench, recreated),
+ * BENCH_SECONDS (default 10). Rate limiting is off (it would answer 429s, not measure the routes).
+ * Prints a table, then its figures as one JSON line last.
+ */
+import { userInfo } from "node:os";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import pg from "pg";
+import { createDatabase } from "../src/db/client.ts";
+import { migrateDatabase } from "../src/db/migrate.ts";
+import { createApp } from "../src/http/app.ts";
+import { SHA, seedHistory } from "../test/http/seed.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const dbUrl =
+  process.env.BENCH_DATABASE_URL ?? `postgres://${userInfo().username}@127.0.0.1:5432/hubwatch_bench`;
+
+async function recreate(url: string) {
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  u.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: u.toString() });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await c.query(`CREATE DATABASE "${name}"`);
+  await c.end();
+}
+
+type Target = {
+  name: string;
+  url: string;
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+};
+
+async function measure(t: Target) {
+  const r = await autocannon({
+    url: t.url,
+    method: t.method ?? "GET",
+    body: t.body,
+    headers: t.headers,
+    connections: 50,
+    duration: seconds,
+    workers: 1,
+  });
+  const ok = r["2xx"];
+  return {
+    route: t.name,
+    rps: Math.round(r.requests.average),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    ok,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+await recreate(dbUrl);
+const handle = await createDatabase({ databaseUrl: dbUrl, poolSize: 20 });
+await migrateDatabase(handle.db, handle.kind);
+await seedHistory(handle.db);
+const app = await createApp({ db: handle.db, rateLimit: false });
+const base = await app.listen({ port: 0, host: "127.0.0.1" });
+const bare = Fastify();
+bare.get("/bare", async () => ({ ok: true }));
+const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
+
+const json = { "content-type": "application/json" };
+const targets: Target[] = [
+  { name: "bare fastify route", url: `${bareBase}/bare` },
+  { name: "badge json", url: `${base}/badges/acme/tiny-lm/params.json` },
+  {
+    name: "POST /v1/query (purl@commit)",
+    url: `${base}/v1/query`,
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ package: { purl: `pkg:huggingface/acme/tiny-lm@${SHA.C}` } }),
+  },
+  { name: "history page", url: `${base}/repos/acme/tiny-lm` },
+];
+const results = [];
+for (const t of targets) results.push(await measure(t));
+await app.close();
+await bare.close();
+await handle.close();
+
+console.log("| route | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const r of results)
+  console.log(`| ${r.route} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${r.ok} | ${r.non2xx} | ${r.errors} |`);
+console.log(JSON.stringify({ bench: "api", connections: 50, seconds, node: process.version, results }));
