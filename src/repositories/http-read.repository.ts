@@ -24,6 +24,25 @@ export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promi
     .orderBy(asc(advisories.published), asc(advisories.id));
 }
 
+/** A repo's advisories by repo name, in one round trip (empty when not watched or none). */
+export async function listAdvisoriesForRepoName(
+  db: Executor,
+  name: string,
+): Promise<(AdvisoryRow & { repoId: number })[]> {
+  return db
+    .select({
+      id: advisories.id,
+      repoId: advisories.repoId,
+      modified: advisories.modified,
+      status: advisories.status,
+      record: advisories.record,
+    })
+    .from(advisories)
+    .innerJoin(repos, eq(repos.id, advisories.repoId))
+    .where(eq(repos.name, name))
+    .orderBy(asc(advisories.published), asc(advisories.id));
+}
+
 /** Sequence numbers of the given shas in a repo's history (unknown shas are absent). */
 export async function revisionSeqs(
   db: Executor,

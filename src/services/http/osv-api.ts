@@ -1,9 +1,9 @@
 import type { Db } from "../../db/types.ts";
 import {
   type AdvisoryRow,
-  findRepoByName,
   getAdvisoryRecord,
   listAdvisoriesForRepo,
+  listAdvisoriesForRepoName,
   repoIdsWithCommit,
   revisionSeqs,
 } from "../../repositories/http-read.repository.ts";
@@ -26,9 +26,13 @@ function shasInRecord(record: Record<string, unknown>): string[] {
   return [...out];
 }
 
-async function matchingInRepo(db: Db, repoId: number, commit: string | null): Promise<AdvisoryRow[]> {
-  const rows = await listAdvisoriesForRepo(db, repoId);
-  if (!commit) return rows;
+async function coveringCommit<R extends AdvisoryRow>(
+  db: Db,
+  repoId: number,
+  rows: R[],
+  commit: string | null,
+) {
+  if (!commit || rows.length === 0) return rows;
   const shas = new Set([commit, ...rows.flatMap((r) => shasInRecord(r.record))]);
   const seqs = await revisionSeqs(db, repoId, [...shas]);
   return rows.filter((r) => rangeCovers(r.record, (s) => seqs.get(s), commit));
@@ -38,11 +42,13 @@ async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRow[]> {
   if (q.kind === "none") return [];
   if (q.kind === "commit") {
     const ids = await repoIdsWithCommit(db, q.commit);
-    return (await Promise.all(ids.map((id) => matchingInRepo(db, id, q.commit)))).flat();
+    const perRepo = await Promise.all(
+      ids.map(async (id) => coveringCommit(db, id, await listAdvisoriesForRepo(db, id), q.commit)),
+    );
+    return perRepo.flat();
   }
-  const repo = await findRepoByName(db, `${q.owner}/${q.name}`);
-  if (!repo) return [];
-  const rows = await matchingInRepo(db, repo.id, q.commit);
+  const all = await listAdvisoriesForRepoName(db, `${q.owner}/${q.name}`);
+  const rows = all[0] ? await coveringCommit(db, all[0].repoId, all, q.commit) : [];
   const url = q.gitUrl;
   return url ? rows.filter((r) => packageNames(r.record).includes(url)) : rows;
 }
