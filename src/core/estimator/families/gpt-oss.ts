@@ -7,38 +7,30 @@ import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
 import { fullKv, layerTypesOf, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
-import { textDims } from "./qwen3-moe.ts";
+import { type TextDims, textDims } from "./qwen3-moe.ts";
 
-/** gpt_oss: attention sinks, alternating sliding (window) / full layers, biased MoE experts. */
-export function readGptOss(cfg: ConfigView): ModelReading {
-  const d = textDims(cfg);
+function gptOssLayers(cfg: ConfigView, d: TextDims): LayerSpec[] {
   const bias = cfg.bool("attention_bias", true);
-  const attn = gqaAttention({
-    hidden: d.hidden,
-    heads: d.heads,
-    kvHeads: d.kvHeads,
-    headDim: d.headDim,
-    bias,
-    oBias: bias,
-    sinks: true,
-  });
+  const { hidden, heads, kvHeads, headDim } = d;
+  const attn = gqaAttention({ hidden, heads, kvHeads, headDim, bias, oBias: bias, sinks: true });
   const inter = cfg.int("intermediate_size");
   const moe = moeBlock({
-    hidden: d.hidden,
+    hidden,
     experts: cfg.int("num_local_experts"),
     topK: cfg.intOf(["num_experts_per_tok", "experts_per_token"]),
     expertInter: inter,
     // gate_up_proj_bias (2I) + down_proj_bias (h) per expert.
-    expertExtra: 2 * inter + d.hidden,
+    expertExtra: 2 * inter + hidden,
     routerBias: true,
     fusedGateUp: true,
   });
-  const layers: LayerSpec[] = Array.from({ length: d.layers }, () => ({
-    mixer: attn,
-    ffn: moe,
-    norm1: d.hidden,
-    norm2: d.hidden,
-  }));
+  return Array.from({ length: d.layers }, () => ({ mixer: attn, ffn: moe, norm1: hidden, norm2: hidden }));
+}
+
+/** gpt_oss: attention sinks, alternating sliding (window) / full layers, biased MoE experts. */
+export function readGptOss(cfg: ConfigView): ModelReading {
+  const d = textDims(cfg);
+  const layers = gptOssLayers(cfg, d);
   // Upstream alternates sliding (even) and full (odd) layers when layer_types is absent.
   const types = layerTypesOf(cfg, d.layers, (i) => (i % 2 === 0 ? "sliding_attention" : "full_attention"));
   const window = cfg.optInt("sliding_window", 0, { min: 0 });

@@ -9,32 +9,21 @@
  * multi_modal_projector (vision_output_dim -> text hidden, no bias).
  */
 import type { ConfigView } from "../config-view.ts";
-import type { KvLayer, ModelReading } from "../types.ts";
+import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import { fullKv, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, node } from "./moe-parts.ts";
 import { type TextDims, textDims } from "./qwen3-moe.ts";
 import { encoderTower, imagePatches, patchEmbedNode } from "./vision-parts.ts";
 
-function llama4Vision(v: ConfigView, textHidden: number) {
-  const hidden = v.int("hidden_size");
-  const patch = v.int("patch_size");
-  const side = v.optInt("image_size", 336);
-  const seq = imagePatches(side, patch) + 1;
-  const ratio = v.optNum("pixel_shuffle_ratio", 0.5);
+/** Pixel-shuffle adapter MLP and the multi-modal projector, per output token. */
+function llama4Projection(v: ConfigView, textHidden: number, tokens: number): StructureNode[] {
   const pIn = v.int("projector_input_dim");
   const pOut = v.int("projector_output_dim");
   const inter = v.int("intermediate_size");
-  const outTokens = Math.floor((seq - 1) * ratio * ratio);
-  const front = [
-    node("vision.Input", "Input", [v.optInt("num_channels", 3), side, side], 0, 0),
-    patchEmbedNode("vision.PatchEmbed", seq, v.optInt("num_channels", 3) * patch * patch, hidden, false),
-    // class embedding + positional_embedding_vlm + layernorm_pre
-    node("vision.Positions", "Learned Pos Embed", [seq, hidden], hidden + seq * hidden + 2 * hidden, hidden),
-  ];
   const adapter = node(
     "vision.PixelShuffleMLP",
     "Pixel Shuffle MLP",
-    [outTokens, pOut],
+    [tokens, pOut],
     inter * pIn + pOut * pOut,
     0,
   );
@@ -44,20 +33,31 @@ function llama4Vision(v: ConfigView, textHidden: number) {
     { in: inter, out: pIn, count: 1 },
     { in: pOut, out: pOut, count: 1 },
   ];
-  const projector = node(
-    "vision.Projector",
-    "Linear",
-    [outTokens, textHidden],
-    v.int("vision_output_dim") * textHidden,
-    textHidden,
-  );
-  projector.linears = [{ in: v.int("vision_output_dim"), out: textHidden, count: 1 }];
+  const vOut = v.int("vision_output_dim");
+  const projector = node("vision.Projector", "Linear", [tokens, textHidden], vOut * textHidden, textHidden);
+  projector.linears = [{ in: vOut, out: textHidden, count: 1 }];
+  return [adapter, projector];
+}
+
+function llama4Vision(v: ConfigView, textHidden: number) {
+  const hidden = v.int("hidden_size");
+  const patch = v.int("patch_size");
+  const side = v.optInt("image_size", 336);
+  const channels = v.optInt("num_channels", 3);
+  const seq = imagePatches(side, patch) + 1;
+  const ratio = v.optNum("pixel_shuffle_ratio", 0.5);
+  const front = [
+    node("vision.Input", "Input", [channels, side, side], 0, 0),
+    patchEmbedNode("vision.PatchEmbed", seq, channels * patch * patch, hidden, false),
+    // class embedding + positional_embedding_vlm + layernorm_pre
+    node("vision.Positions", "Learned Pos Embed", [seq, hidden], hidden + seq * hidden + 2 * hidden, hidden),
+  ];
   return encoderTower({
     name: "vision",
     role: "vision",
     seq,
     hidden,
-    inter,
+    inter: v.int("intermediate_size"),
     heads: v.int("num_attention_heads"),
     layers: v.int("num_hidden_layers"),
     bias: true,
@@ -65,7 +65,7 @@ function llama4Vision(v: ConfigView, textHidden: number) {
     norm: "LayerNorm",
     front,
     finalNorm: true,
-    back: [adapter, projector],
+    back: llama4Projection(v, textHidden, Math.floor((seq - 1) * ratio * ratio)),
   });
 }
 
