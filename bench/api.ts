@@ -66,6 +66,9 @@ await migrateDatabase(handle.db, handle.kind);
 await seedHistory(handle.db);
 const app = await createApp({ db: handle.db, rateLimit: false });
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
+// The same app with the badge cache off: every badge request reads PostgreSQL.
+const uncached = await createApp({ db: handle.db, rateLimit: false, badgeCacheMs: 0 });
+const uncachedBase = await uncached.listen({ port: 0, host: "127.0.0.1" });
 const bare = Fastify();
 bare.get("/bare", async () => ({ ok: true }));
 const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
@@ -73,7 +76,9 @@ const bareBase = await bare.listen({ port: 0, host: "127.0.0.1" });
 const json = { "content-type": "application/json" };
 const targets: Target[] = [
   { name: "bare fastify route", url: `${bareBase}/bare` },
-  { name: "badge json", url: `${base}/badges/acme/tiny-lm/params.json` },
+  { name: "badge json (5 s cache)", url: `${base}/badges/acme/tiny-lm/params.json` },
+  { name: "badge json (no cache: one query)", url: `${uncachedBase}/badges/acme/tiny-lm/params.json` },
+  { name: "badge svg (5 s cache)", url: `${base}/badges/acme/tiny-lm/params.svg` },
   {
     name: "POST /v1/query (purl@commit)",
     url: `${base}/v1/query`,
@@ -86,6 +91,7 @@ const targets: Target[] = [
 const results = [];
 for (const t of targets) results.push(await measure(t));
 await app.close();
+await uncached.close();
 await bare.close();
 await handle.close();
 

@@ -16,6 +16,8 @@ export type AppDeps = {
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /** Fastify logger option; default off. */
   logger?: boolean | object;
+  /** How long a badge read from the store is reused in this process (ms); default 5 s, 0 = always read. */
+  badgeCacheMs?: number;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
   osvPageSize?: number;
   /** Retry schedule for webhook deliveries (tests shorten it). */

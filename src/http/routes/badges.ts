@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { badgeSvg, loadBadge } from "../../services/http/badges.ts";
+import { badgeSvg, createBadgeCache } from "../../services/http/badges.ts";
 import { isRepoPart } from "../../services/http/parse-osv-query.ts";
 import { quoteEtag, sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
@@ -8,6 +8,7 @@ const METRIC = /^([a-z0-9][a-z0-9_-]{0,79})\.(json|svg)$/;
 
 /** Shields endpoint JSON and ready SVG per repo and metric, with ETag/304; unknown repos get a grey badge. */
 export function badgeRoutes(deps: AppDeps) {
+  const cache = createBadgeCache(deps.badgeCacheMs ?? 5_000);
   return async function routes(app: FastifyInstance) {
     app.get<{ Params: { owner: string; name: string; file: string } }>(
       "/badges/:owner/:name/:file",
@@ -18,7 +19,7 @@ export function badgeRoutes(deps: AppDeps) {
           return reply.code(400).send({ error: "expected /badges/OWNER/NAME/METRIC.json or .svg" });
         }
         const [, metric = "", ext] = m;
-        const badge = await loadBadge(deps.db, `${owner}/${name}`, metric);
+        const badge = await cache.load(deps.db, `${owner}/${name}`, metric);
         const cacheControl = `public, max-age=${Math.max(300, badge.json.cacheSeconds ?? 300)}`;
         const base = { lastModified: badge.updatedAt, cacheControl };
         if (ext === "json") {
@@ -26,7 +27,7 @@ export function badgeRoutes(deps: AppDeps) {
           const etag = badge.etag ? quoteEtag(`${badge.etag}-j`.replaceAll('"', "")) : strongEtag(body);
           return sendCached(req, reply, { ...base, body, etag, type: "application/json; charset=utf-8" });
         }
-        const body = badgeSvg(badge.json);
+        const body = badgeSvg(badge);
         const etag = badge.etag ? quoteEtag(`${badge.etag}-s`.replaceAll('"', "")) : strongEtag(body);
         return sendCached(req, reply, { ...base, body, etag, type: "image/svg+xml; charset=utf-8" });
       },

@@ -2,7 +2,31 @@ import { type EndpointBadge, notWatchedBadge, renderBadgeSvg } from "../../core/
 import type { Db } from "../../db/types.ts";
 import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts";
 
-export type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null };
+export type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
+
+type Entry = { at: number; badge: ServedBadge };
+const MAX_ENTRIES = 10_000;
+
+/**
+ * A short-lived per-process cache for the hottest public route: READMEs fetch badges far more often
+ * than the pipeline changes them, and shields caches for at least 300 s anyway. `ttlMs` 0 disables it.
+ */
+export function createBadgeCache(ttlMs: number) {
+  const entries = new Map<string, Entry>();
+  return {
+    async load(db: Db, repoName: string, metric: string): Promise<ServedBadge> {
+      const key = `${repoName}\n${metric}`;
+      const hit = entries.get(key);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.badge;
+      const badge = await loadBadge(db, repoName, metric);
+      if (ttlMs > 0) {
+        if (entries.size >= MAX_ENTRIES) entries.clear();
+        entries.set(key, { at: Date.now(), badge });
+      }
+      return badge;
+    },
+  };
+}
 
 /**
  * The badge for a repo and metric: the stored endpoint JSON, or a grey one when the repo is not
@@ -16,6 +40,8 @@ export async function loadBadge(db: Db, repoName: string, metric: string): Promi
   return { json: row.json as EndpointBadge, etag: row.etag, updatedAt: row.updatedAt };
 }
 
-export function badgeSvg(badge: EndpointBadge): string {
-  return renderBadgeSvg(badge);
+/** The SVG of a served badge, rendered once per cached entry. */
+export function badgeSvg(badge: ServedBadge): string {
+  badge.svg ??= renderBadgeSvg(badge.json);
+  return badge.svg;
 }
