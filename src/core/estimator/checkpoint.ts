@@ -92,60 +92,82 @@ function quantMethod(ts: TensorHeader[]): string | undefined {
   return undefined;
 }
 
+const HEAD_NAMES = ["lm_head.weight", "proj_out.weight"];
+
 function tiedCopy(r: ModelReading, ts: TensorHeader[]): { extra: number; names: string[] } | null {
   if (!r.tiedEmbedding) return null;
-  const head = ts.find((t) => t.name === "lm_head.weight" || t.name.endsWith(".lm_head.weight"));
+  const head = ts.find((t) => HEAD_NAMES.some((h) => t.name === h || t.name.endsWith(`.${h}`)));
   const emb = ts.find((t) => EMBED_SUFFIXES.some((s) => t.name.endsWith(s)));
   if (!head || !emb) return null;
   return { extra: scalars(head), names: [head.name, emb.name] };
 }
 
-function fromHeaders(r: ModelReading, derived: number, ts: TensorHeader[]): CheckpointReport {
-  const dtypes: Record<string, number> = {};
-  const buffers: { name: string; scalars: number }[] = [];
-  let stored = 0;
-  let logical = 0;
-  let quantLogical = 0;
-  let quantBytes = 0;
-  let scaleScalars = 0;
+type Tally = {
+  stored: number;
+  logical: number;
+  quantLogical: number;
+  quantBytes: number;
+  scaleScalars: number;
+  dtypes: Record<string, number>;
+  buffers: { name: string; scalars: number }[];
+};
+
+/** Sorts every stored tensor into buffers, quantization scales and (possibly packed) weights. */
+function tally(ts: TensorHeader[]): Tally {
+  const t0: Tally = {
+    stored: 0,
+    logical: 0,
+    quantLogical: 0,
+    quantBytes: 0,
+    scaleScalars: 0,
+    dtypes: {},
+    buffers: [],
+  };
   for (const t of ts) {
     const n = scalars(t);
-    stored += n;
-    dtypes[t.dtype] = (dtypes[t.dtype] ?? 0) + n;
+    const bytes = n * (DTYPE_BYTES[t.dtype] ?? 1);
+    t0.stored += n;
+    t0.dtypes[t.dtype] = (t0.dtypes[t.dtype] ?? 0) + n;
     if (BUFFER_PATTERNS.some((p) => p.test(t.name))) {
-      buffers.push({ name: t.name, scalars: n });
+      t0.buffers.push({ name: t.name, scalars: n });
     } else if (SCALE_PATTERNS.some((p) => p.test(t.name))) {
-      scaleScalars += n;
-      quantBytes += n * (DTYPE_BYTES[t.dtype] ?? 1);
+      t0.scaleScalars += n;
+      t0.quantBytes += bytes;
     } else {
       const f = packFactor(t);
-      logical += n * f;
+      t0.logical += n * f;
       if (f > 1 || t.dtype.startsWith("F8_")) {
-        quantLogical += n * f;
-        quantBytes += n * (DTYPE_BYTES[t.dtype] ?? 1);
+        t0.quantLogical += n * f;
+        t0.quantBytes += bytes;
       }
     }
   }
+  return t0;
+}
+
+function fromHeaders(r: ModelReading, derived: number, ts: TensorHeader[]): CheckpointReport {
+  const t = tally(ts);
   const tie = tiedCopy(r, ts);
   const extra = tie?.extra ?? 0;
   const report: CheckpointReport = {
-    stored_total: stored,
-    compared_total: logical,
-    delta: logical > 0 ? (derived + extra - logical) / logical : 0,
+    stored_total: t.stored,
+    compared_total: t.logical,
+    delta: t.logical > 0 ? (derived + extra - t.logical) / t.logical : 0,
     source: "headers",
     tied_embedding_stored_twice: tie !== null,
     extra_scalars: extra,
-    dtypes,
-    buffers,
+    dtypes: t.dtypes,
+    buffers: t.buffers,
   };
   if (tie) report.tied_tensors = tie.names;
   const method = quantMethod(ts);
-  if (method && quantLogical > 0) {
+  if (method && t.quantLogical > 0) {
+    const bytesPerWeight = t.quantBytes / t.quantLogical;
     report.quantization = {
       method,
-      logical_params: logical,
-      bytes_per_weight: quantBytes / quantLogical,
-      scale_scalars: scaleScalars,
+      logical_params: t.logical,
+      bytes_per_weight: bytesPerWeight,
+      scale_scalars: t.scaleScalars,
     };
   }
   return report;

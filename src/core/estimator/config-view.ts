@@ -56,77 +56,100 @@ function describe(v: unknown): string {
   return `${typeof v} ${String(v).slice(0, 40)}`;
 }
 
+type ViewState = { path: string; raw: Record<string, unknown> };
+type View = ConfigView & ViewState;
+
+function present(v: View, key: string): boolean {
+  return v.raw[key] !== undefined && v.raw[key] !== null;
+}
+
+function readNumber(v: View, key: string, integer: boolean, b: IntBounds = {}): number {
+  const x = v.raw[key];
+  if (!present(v, key)) return v.fail(key, "missing");
+  if (typeof x !== "number") return v.fail(key, `expected a number, got ${describe(x)}`);
+  if (!Number.isFinite(x)) return v.fail(key, "not a finite number");
+  if (integer && !Number.isInteger(x)) return v.fail(key, `expected an integer, got ${x}`);
+  const min = b.min ?? DEFAULT_MIN;
+  const max = b.max ?? DEFAULT_MAX;
+  if (x < min) return v.fail(key, `${x} is below the minimum ${min}`);
+  if (x > max) return v.fail(key, `${x} is absurdly large (max ${max})`);
+  return x;
+}
+
+// Methods live on one shared prototype (not per-view closures): estimates create many views, and this
+// keeps a view to a two-field object.
+const METHODS: Omit<ConfigView, "path" | "raw"> = {
+  keyName(this: View, key) {
+    return this.path ? `${this.path}.${key}` : key;
+  },
+  fail(this: View, key, message): never {
+    throw new EstimatorInputError(this.keyName(key), message);
+  },
+  has(this: View, key) {
+    return present(this, key);
+  },
+  int(this: View, key, b) {
+    return readNumber(this, key, true, b);
+  },
+  optInt(this: View, key, fallback, b) {
+    return present(this, key) ? readNumber(this, key, true, b) : fallback;
+  },
+  intOf(this: View, keys, b) {
+    const key = keys.find((k) => present(this, k));
+    if (key === undefined) return this.fail(keys.join("|"), "missing (none of these keys is set)");
+    return readNumber(this, key, true, b);
+  },
+  num(this: View, key, b) {
+    return readNumber(this, key, false, { min: 0, ...b });
+  },
+  optNum(this: View, key, fallback, b) {
+    return present(this, key) ? readNumber(this, key, false, { min: 0, ...b }) : fallback;
+  },
+  bool(this: View, key, fallback) {
+    if (!present(this, key)) return fallback;
+    const x = this.raw[key];
+    if (typeof x !== "boolean") return this.fail(key, `expected true/false, got ${describe(x)}`);
+    return x;
+  },
+  str(this: View, key) {
+    const x = this.raw[key];
+    if (!present(this, key)) return this.fail(key, "missing");
+    if (typeof x !== "string") return this.fail(key, `expected a string, got ${describe(x)}`);
+    return x;
+  },
+  optStr(this: View, key) {
+    return present(this, key) ? this.str(key) : undefined;
+  },
+  sub(this: View, key) {
+    if (!present(this, key)) return this.fail(key, "missing");
+    const x = this.raw[key];
+    if (!isObject(x)) return this.fail(key, `expected an object, got ${describe(x)}`);
+    return configView(x, this.keyName(key));
+  },
+  optSub(this: View, key) {
+    return present(this, key) ? this.sub(key) : undefined;
+  },
+  list(this: View, key) {
+    const x = this.raw[key];
+    if (!present(this, key)) return this.fail(key, "missing");
+    if (!Array.isArray(x) || x.length === 0) return this.fail(key, "expected a non-empty array");
+    return x.map((item, i) => configView(item, `${this.keyName(key)}[${i}]`));
+  },
+  optArray(this: View, key) {
+    if (!present(this, key)) return undefined;
+    const x = this.raw[key];
+    if (!Array.isArray(x)) return this.fail(key, `expected an array, got ${describe(x)}`);
+    return x;
+  },
+};
+
 /** Wrap a parsed config object; throws EstimatorInputError when it is not a JSON object. */
 export function configView(raw: unknown, path = ""): ConfigView {
   if (!isObject(raw))
     throw new EstimatorInputError(path || "(config)", `expected a JSON object, got ${describe(raw)}`);
-  const keyName = (key: string) => (path ? `${path}.${key}` : key);
-  const fail = (key: string, message: string): never => {
-    throw new EstimatorInputError(keyName(key), message);
-  };
-  const present = (key: string) => raw[key] !== undefined && raw[key] !== null;
-
-  const number = (key: string, integer: boolean, b: IntBounds = {}): number => {
-    const v = raw[key];
-    if (!present(key)) return fail(key, "missing");
-    if (typeof v !== "number") return fail(key, `expected a number, got ${describe(v)}`);
-    if (!Number.isFinite(v)) return fail(key, "not a finite number");
-    if (integer && !Number.isInteger(v)) return fail(key, `expected an integer, got ${v}`);
-    const min = b.min ?? DEFAULT_MIN;
-    const max = b.max ?? DEFAULT_MAX;
-    if (v < min) return fail(key, `${v} is below the minimum ${min}`);
-    if (v > max) return fail(key, `${v} is absurdly large (max ${max})`);
-    return v;
-  };
-
-  const view: ConfigView = {
-    path,
-    raw,
-    has: present,
-    keyName,
-    fail,
-    int: (key, b) => number(key, true, b),
-    optInt: (key, fallback, b) => (present(key) ? number(key, true, b) : fallback),
-    intOf: (keys, b) => {
-      const key = keys.find(present);
-      if (key === undefined) return fail(keys.join("|"), "missing (none of these keys is set)");
-      return number(key, true, b);
-    },
-    num: (key, b) => number(key, false, { min: 0, ...b }),
-    optNum: (key, fallback, b) => (present(key) ? number(key, false, { min: 0, ...b }) : fallback),
-    bool: (key, fallback) => {
-      if (!present(key)) return fallback;
-      const v = raw[key];
-      if (typeof v !== "boolean") return fail(key, `expected true/false, got ${describe(v)}`);
-      return v;
-    },
-    str: (key) => {
-      const v = raw[key];
-      if (!present(key)) return fail(key, "missing");
-      if (typeof v !== "string") return fail(key, `expected a string, got ${describe(v)}`);
-      return v;
-    },
-    optStr: (key) => (present(key) ? view.str(key) : undefined),
-    sub: (key) => {
-      if (!present(key)) return fail(key, "missing");
-      const v = raw[key];
-      if (!isObject(v)) return fail(key, `expected an object, got ${describe(v)}`);
-      return configView(v, keyName(key));
-    },
-    optSub: (key) => (present(key) ? view.sub(key) : undefined),
-    list: (key) => {
-      const v = raw[key];
-      if (!present(key)) return fail(key, "missing");
-      if (!Array.isArray(v) || v.length === 0) return fail(key, "expected a non-empty array");
-      return v.map((item, i) => configView(item, `${keyName(key)}[${i}]`));
-    },
-    optArray: (key) => {
-      if (!present(key)) return undefined;
-      const v = raw[key];
-      if (!Array.isArray(v)) return fail(key, `expected an array, got ${describe(v)}`);
-      return v;
-    },
-  };
+  const view = Object.create(METHODS) as View;
+  view.path = path;
+  view.raw = raw;
   return view;
 }
 

@@ -8,7 +8,7 @@ import { fitTable } from "./fit.ts";
 import { planMemory } from "./memory.ts";
 import { countParams, ownParams } from "./params.ts";
 import { readModel } from "./resolve.ts";
-import type { CheckpointInput, FitMode, FitVerdict, MemoryFigure } from "./types.ts";
+import type { CheckpointInput, FitMode, FitVerdict, MemoryFigure, ModelReading } from "./types.ts";
 
 /**
  * Version of the numbers. Bump rules: any change in a derived number (params, memory, batch, verdict, delta)
@@ -68,14 +68,59 @@ function memoryJson(m: MemoryFigure): MemoryJson {
   return out;
 }
 
+/** Path of the first NaN or infinite number in `v` ("" for v itself), or null; paths are built only on a hit. */
+function nonFinitePath(v: unknown): string | null {
+  if (typeof v === "number") return Number.isFinite(v) ? null : "";
+  if (v === null || typeof v !== "object") return null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const p = nonFinitePath(v[i]);
+      if (p !== null) return `[${i}]${p}`;
+    }
+    return null;
+  }
+  for (const k in v) {
+    const p = nonFinitePath((v as Record<string, unknown>)[k]);
+    if (p !== null) return `.${k}${p}`;
+  }
+  return null;
+}
+
 /** Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). */
 function assertFinite(value: unknown, path: string): void {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new EstimatorInputError(path, "derived a non-finite number");
-  } else if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) assertFinite(v, `${path}[${i}]`);
-  } else if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) assertFinite(v, `${path}.${k}`);
+  const hit = nonFinitePath(value);
+  if (hit !== null) throw new EstimatorInputError(`${path}${hit}`, "derived a non-finite number");
+}
+
+function structureJson(r: ModelReading): StructureJson[] {
+  const out: StructureJson[] = [];
+  for (const t of r.towers) {
+    for (const n of t.nodes) {
+      const s: StructureJson = {
+        name: n.name,
+        type: n.type,
+        shape: n.shape,
+        params: ownParams(n),
+        tower: t.name,
+      };
+      if (n.tiedTo) s.tied_to = n.tiedTo;
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/** The node numbers every figure derives from: params, activations, shapes. */
+function assertFiniteNodes(r: ModelReading): void {
+  for (const t of r.towers) {
+    for (const n of t.nodes) {
+      let ok =
+        Number.isFinite(n.params) &&
+        Number.isFinite(n.actBytesPerToken) &&
+        Number.isFinite(n.actBytesPerSample ?? 0);
+      for (const d of n.shape) ok &&= Number.isFinite(d);
+      if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
+    }
   }
 }
 
@@ -112,23 +157,13 @@ export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput }
       split: r.split,
       text: r.text,
     })),
-    structure: reading.towers.flatMap((t) =>
-      t.nodes.map((n) => {
-        const s: StructureJson = {
-          name: n.name,
-          type: n.type,
-          shape: n.shape,
-          params: ownParams(n),
-          tower: t.name,
-        };
-        if (n.tiedTo) s.tied_to = n.tiedTo;
-        return s;
-      }),
-    ),
+    structure: structureJson(reading),
     warnings: [...reading.warnings],
   };
   if (opts.checkpoint)
     out.checkpoint = analyseCheckpoint(reading, params.total, opts.checkpoint, dtypeBytes(cfg));
-  assertFinite(out, "(estimate)");
+  assertFiniteNodes(reading);
+  // The structure is checked through its nodes above; walk the rest.
+  assertFinite({ ...out, structure: [] }, "(estimate)");
   return out;
 }

@@ -38,30 +38,57 @@ export function modeCosts(m: MemoryPlan, withLogits: boolean): Record<FitMode, M
   };
 }
 
+/** Full fine-tune bytes of each node at batch 1 (seed rules: no logits), in node order, and whether it counts as a layer. */
+export type NodeCosts = { bytes: Float64Array; counts: Uint8Array };
+
+export function nodeCosts(r: ModelReading, trainTokens: number): NodeCosts {
+  let total = 0;
+  for (const t of r.towers) total += t.nodes.length;
+  const bytes = new Float64Array(total);
+  const counts = new Uint8Array(total);
+  let k = 0;
+  for (const t of r.towers) {
+    const tokens = towerTokens(t, trainTokens);
+    for (const n of t.nodes) {
+      bytes[k] =
+        FULL_BYTES_PER_PARAM * ownParams(n) + tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
+      counts[k++] = n.outputHead ? 0 : 1;
+    }
+  }
+  return { bytes, counts };
+}
+
 /**
  * Greedy two-card cut of a full fine-tune at batch 1: [layers on card 1, layers on card 2], output-head
  * nodes not counted; null when the rest does not fit the second card either.
  */
-export function twoCardSplit(r: ModelReading, trainTokens: number, usable: number): number[] | null {
-  const costs: { bytes: number; counts: boolean }[] = [];
-  for (const t of r.towers) {
-    const tokens = towerTokens(t, trainTokens);
-    for (const n of t.nodes) {
-      const bytes =
-        FULL_BYTES_PER_PARAM * ownParams(n) + tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
-      costs.push({ bytes, counts: !n.outputHead });
-    }
-  }
+export function twoCardSplit(c: NodeCosts, usable: number): number[] | null {
+  const n = c.bytes.length;
   let used = 0;
   let i = 0;
-  while (i < costs.length && used + costs[i]!.bytes <= usable) used += costs[i++]!.bytes;
+  while (i < n && used + c.bytes[i]! <= usable) used += c.bytes[i++]!;
   if (i === 0) return null;
   let rest = 0;
-  for (let j = i; j < costs.length; j++) rest += costs[j]!.bytes;
-  if (rest > usable) return null;
-  const first = costs.slice(0, i).filter((c) => c.counts).length;
-  const second = costs.slice(i).filter((c) => c.counts).length;
-  return [first, second];
+  let first = 0;
+  let second = 0;
+  for (let j = 0; j < i; j++) first += c.counts[j]!;
+  for (let j = i; j < n; j++) {
+    rest += c.bytes[j]!;
+    second += c.counts[j]!;
+  }
+  return rest > usable ? null : [first, second];
+}
+
+function row(
+  card: string,
+  capacityGb: number,
+  mode: FitMode,
+  verdict: FitRow["verdict"],
+  batch: number,
+  split: number[] | null,
+  text: string,
+): FitRow {
+  return { card, capacityGb, mode, verdict, batch, split, text };
 }
 
 function cell(
@@ -73,40 +100,31 @@ function cell(
 ): FitRow {
   const usable = (capacityGb * 1e9) / HEADROOM;
   const one = c.fixed + c.perSample;
-  const base = { card, capacityGb, mode };
   if (one <= usable) {
     const batch = c.perSample > 0 ? Math.floor((usable - c.fixed) / c.perSample) : 1;
-    const borderline = one * PEAK_FACTOR > usable;
-    const verdict = borderline ? "borderline" : "fits";
-    return {
-      ...base,
-      verdict,
-      batch,
-      split: null,
-      text: borderline ? `batch ${batch}, borderline` : `batch ${batch}`,
-    };
+    if (one * PEAK_FACTOR > usable)
+      return row(card, capacityGb, mode, "borderline", batch, null, `batch ${batch}, borderline`);
+    return row(card, capacityGb, mode, "fits", batch, null, `batch ${batch}`);
   }
   const cut = mode === "full_finetune" ? split() : null;
-  if (cut) {
-    return {
-      ...base,
-      verdict: "cards",
-      batch: 0,
-      split: cut,
-      text: `2 cards at batch 1 (${cut[0]} + ${cut[1]} layers)`,
-    };
-  }
-  return { ...base, verdict: "does_not_fit", batch: 0, split: null, text: "does not fit at batch 1" };
+  if (cut)
+    return row(card, capacityGb, mode, "cards", 0, cut, `2 cards at batch 1 (${cut[0]} + ${cut[1]} layers)`);
+  return row(card, capacityGb, mode, "does_not_fit", 0, null, "does not fit at batch 1");
 }
 
 /** The card table: one row per (card, mode). */
 export function fitTable(r: ModelReading, m: MemoryPlan, withLogits = false): FitRow[] {
   const costs = modeCosts(m, withLogits);
   const rows: FitRow[] = [];
+  let costsOfNodes: NodeCosts | null = null;
+  const split = (usable: number) => {
+    costsOfNodes ??= nodeCosts(r, m.trainTokens);
+    return twoCardSplit(costsOfNodes, usable);
+  };
   for (const { card, capacityGb } of CARDS) {
     const usable = (capacityGb * 1e9) / HEADROOM;
     for (const mode of FIT_MODES) {
-      rows.push(cell(card, capacityGb, mode, costs[mode], () => twoCardSplit(r, m.trainTokens, usable)));
+      rows.push(cell(card, capacityGb, mode, costs[mode], () => split(usable)));
     }
   }
   return rows;

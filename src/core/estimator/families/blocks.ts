@@ -25,10 +25,19 @@ export function node(
   act: number,
   linears?: Linear[],
 ): StructureNode {
-  const n: StructureNode = { name: nm(p, name), type, shape: [p.seq, width], params, actBytesPerToken: act };
-  if (p.layer !== undefined) n.layer = p.layer;
-  if (linears && linears.length > 0) n.linears = linears;
-  return n;
+  // Every key present from the start: one hidden class for all nodes keeps the estimator fast.
+  return {
+    name: nm(p, name),
+    type,
+    shape: [p.seq, width],
+    params,
+    actBytesPerToken: act,
+    layer: p.layer,
+    linears: linears && linears.length > 0 ? linears : undefined,
+    tiedTo: undefined,
+    actBytesPerSample: undefined,
+    outputHead: undefined,
+  };
 }
 
 export function embedding(p: Place, vocab: number, hidden: number, name = "Embedding"): StructureNode {
@@ -179,7 +188,7 @@ export function asHead(nodes: StructureNode[]): StructureNode[] {
   return nodes;
 }
 
-/** Pre-norm decoder layer: norm, attention, add, norm, MLP, add (seed naming: RMSNorm_1_1, Attention_1 ...). */
+/** Pre-norm decoder layer (takes ownership of `attn` and `mlp`, setting their layer): norm, attention, add, norm, MLP, add (seed naming: RMSNorm_1_1, Attention_1 ...). */
 export function preNormLayer(
   p: Place,
   i: number,
@@ -188,13 +197,15 @@ export function preNormLayer(
   attn: StructureNode,
   mlp: StructureNode,
 ): StructureNode[] {
-  const q: Place = { ...p, layer: i };
+  const q: Place = { seq: p.seq, prefix: p.prefix, layer: i };
+  attn.layer = i;
+  mlp.layer = i;
   return [
     norm(q, `${kind}_${i}_1`, kind, hidden),
-    { ...attn, layer: i },
+    attn,
     add(q, `Add_${i}_attn`, hidden),
     norm(q, `${kind}_${i}_2`, kind, hidden),
-    { ...mlp, layer: i },
+    mlp,
     add(q, `Add_${i}_ffn`, hidden),
   ];
 }

@@ -21,6 +21,45 @@ export function ffnMultToIntermediate(mult: number, hidden: number): number {
   return size % 256 === 0 ? size : size + 256 - (size % 256);
 }
 
+type Dims = { h: number; heads: number; headDim: number };
+
+/** Attention part of one block: none (no_op), a linear replacement, or GQA (its KV entry appended to `kv`). */
+function attentionPart(q: Place, a: ConfigView, d: Dims, kv: KvLayer[]): StructureNode[] {
+  const i = q.layer!;
+  if (a.bool("no_op", false)) return [];
+  let attn: StructureNode;
+  if (a.bool("replace_with_linear", false)) {
+    attn = linear(q, `Attention_${i}`, "Linear (attention replaced)", d.h, d.h, false);
+  } else {
+    const group = a.int("n_heads_in_group", { max: d.heads });
+    const kvHeads = divisible(a, "n_heads_in_group", d.heads, group, "n_heads_in_group");
+    attn = attention(q, `Attention_${i}`, {
+      hidden: d.h,
+      heads: d.heads,
+      kvHeads,
+      headDim: d.headDim,
+      qkvBias: false,
+      oBias: false,
+    });
+    kv.push(kvFull(kvHeads, d.headDim));
+  }
+  return [norm(q, `RMSNorm_${i}_1`, "RMSNorm", d.h), attn, add(q, `Add_${i}_attn`, d.h)];
+}
+
+/** FFN part of one block: none, a linear replacement, or SwiGLU at ffn_mult. */
+function ffnPart(q: Place, f: ConfigView, d: Dims): StructureNode[] {
+  const i = q.layer!;
+  if (f.bool("no_op", false)) return [];
+  const ffn = f.bool("replace_with_linear", false)
+    ? linear(q, `FFN_${i}`, "Linear (FFN replaced)", d.h, d.h, false)
+    : swiglu(q, `FFN_${i}`, d.h, ffnMultToIntermediate(f.num("ffn_mult", { min: 1e-6, max: 1000 }), d.h));
+  return [norm(q, `RMSNorm_${i}_2`, "RMSNorm", d.h), ffn, add(q, `Add_${i}_ffn`, d.h)];
+}
+
+function blockNodes(q: Place, b: ConfigView, d: Dims, kv: KvLayer[]): StructureNode[] {
+  return [...attentionPart(q, b.sub("attention"), d, kv), ...ffnPart(q, b.sub("ffn"), d)];
+}
+
 /**
  * Nemotron-NAS / DeciLM (Llama-3_3-Nemotron-Super, modeling_decilm.py): Llama layers with per-layer
  * block_configs. Attention: no_op (skipped, no norm), replace_with_linear (hidden x hidden, no bias), or GQA with
@@ -46,41 +85,7 @@ export function readNemotronNas(cfg: ConfigView): ModelReading {
   const nodes: StructureNode[] = [embedding(p, vocab, h), rope(p, h)];
   const kvLayers: KvLayer[] = [];
   blocks.forEach((b, idx) => {
-    const i = idx + 1;
-    const q: Place = { ...p, layer: i };
-    const a = b.sub("attention");
-    if (!a.bool("no_op", false)) {
-      nodes.push(norm(q, `RMSNorm_${i}_1`, "RMSNorm", h));
-      if (a.bool("replace_with_linear", false)) {
-        nodes.push(linear(q, `Attention_${i}`, "Linear (attention replaced)", h, h, false));
-      } else {
-        const group = a.int("n_heads_in_group", { max: heads });
-        const kvHeads = divisible(a, "n_heads_in_group", heads, group, "n_heads_in_group");
-        nodes.push(
-          attention(q, `Attention_${i}`, {
-            hidden: h,
-            heads,
-            kvHeads,
-            headDim,
-            qkvBias: false,
-            oBias: false,
-          }),
-        );
-        kvLayers.push(kvFull(kvHeads, headDim));
-      }
-      nodes.push(add(q, `Add_${i}_attn`, h));
-    }
-    const f = b.sub("ffn");
-    if (!f.bool("no_op", false)) {
-      nodes.push(norm(q, `RMSNorm_${i}_2`, "RMSNorm", h));
-      if (f.bool("replace_with_linear", false)) {
-        nodes.push(linear(q, `FFN_${i}`, "Linear (FFN replaced)", h, h, false));
-      } else {
-        const mult = f.num("ffn_mult", { min: 1e-6, max: 1000 });
-        nodes.push(swiglu(q, `FFN_${i}`, h, ffnMultToIntermediate(mult, h)));
-      }
-      nodes.push(add(q, `Add_${i}_ffn`, h));
-    }
+    nodes.push(...blockNodes({ ...p, layer: idx + 1 }, b, { h, heads, headDim }, kvLayers));
   });
   nodes.push(
     ...asHead([norm(p, "RMSNorm_out", "RMSNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),

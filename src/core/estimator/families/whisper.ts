@@ -16,6 +16,32 @@ import { decoderLayer, encoderLayer, type Seq2SeqLayer } from "./seq2seq.ts";
 
 const BF16 = 2;
 
+/** The audio encoder: two convolutions from 2 x source mel frames down to `source` positions, then the layers. */
+function encoderNodes(
+  d: number,
+  mel: number,
+  source: number,
+  layers: number,
+  l: Seq2SeqLayer,
+): StructureNode[] {
+  const frames = 2 * source;
+  const p: Place = { seq: source, prefix: "encoder" };
+  // Per encoder position: conv1 runs on two frames (output + GELU each), conv2 on one.
+  const conv1 = node(
+    { ...p, seq: frames },
+    "Conv1",
+    "Conv1d k3 + GELU",
+    d,
+    mel * d * 3 + d,
+    BF16 * 2 * 2 * d,
+  );
+  const conv2 = node(p, "Conv2", "Conv1d k3 s2 + GELU", d, d * d * 3 + d, BF16 * 2 * d);
+  const nodes: StructureNode[] = [conv1, conv2, positionEmbedding(p, source, d)];
+  for (let i = 1; i <= layers; i++) nodes.push(...encoderLayer(p, i, l));
+  nodes.push(norm(p, "LayerNorm_out", "LayerNorm", d));
+  return nodes;
+}
+
 /**
  * Whisper (modeling_whisper.py). Encoder: conv1 (mel -> d, k3) over 3000 mel frames, conv2 (d -> d, k3, stride 2)
  * down to max_source_positions (1500), stored sinusoidal positions, pre-norm layers, final LayerNorm.
@@ -50,21 +76,7 @@ export function readWhisper(cfg: ConfigView): ModelReading {
   });
   const enc = layer(encHeads, "encoder_ffn_dim", "encoder_attention_heads");
   const dec = layer(decHeads, "decoder_ffn_dim", "decoder_attention_heads");
-  const frames = 2 * source;
-  const p: Place = { seq: source, prefix: "encoder" };
-  const conv1 = node(
-    { ...p, seq: frames },
-    "Conv1",
-    "Conv1d k3 + GELU",
-    d,
-    mel * d * 3 + d,
-    BF16 * 2 * 2 * d,
-  );
-  const conv2 = node(p, "Conv2", "Conv1d k3 s2 + GELU", d, d * d * 3 + d, BF16 * 2 * d);
-  conv1.shape = [frames, d];
-  const encoder: StructureNode[] = [conv1, conv2, positionEmbedding(p, source, d)];
-  for (let i = 1; i <= encLayers; i++) encoder.push(...encoderLayer(p, i, enc));
-  encoder.push(norm(p, "LayerNorm_out", "LayerNorm", d));
+  const encoder = encoderNodes(d, mel, source, encLayers, enc);
   const q: Place = { seq: target, prefix: "decoder" };
   const decoder: StructureNode[] = [embedding(q, vocab, d), positionEmbedding(q, target, d)];
   for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, source));
