@@ -67,13 +67,13 @@ describe("qwen3_asr: thinker audio encoder + Qwen3 text decoder (seed 000)", () 
     expect(e.params.towers).toEqual({ audio: 317_477_504, text: 1_720_574_976 });
   });
 
-  it("the audio tower runs at 375 positions (30 s, x8 conv stem) with 24 LayerNorm blocks", () => {
+  it("the audio tower runs at 390 positions (30 one-second chunks, x8 conv stem each) with 24 LayerNorm blocks", () => {
     const r = read(fixture("Qwen__Qwen3-ASR-1.7B__abridged").config);
     const audio = r.towers[0]!;
     expect(audio.role).toBe("audio");
-    expect(audio.seqLen).toBe(375);
+    expect(audio.seqLen).toBe(390);
     expect(audio.nodes.filter((n) => n.type === "Self Attention")).toHaveLength(24);
-    expect(audio.nodes.at(-1)).toMatchObject({ name: "audio.Projector", shape: [375, 2048] });
+    expect(audio.nodes.at(-1)).toMatchObject({ name: "audio.Projector", shape: [390, 2048] });
   });
 });
 

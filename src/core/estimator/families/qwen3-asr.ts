@@ -21,23 +21,32 @@ function half(n: number): number {
   return Math.floor((n + 1) / 2);
 }
 
-/** The audio tower at 30 s of audio (3000 mel frames -> 375 positions after the x8 conv stem). */
-export function qwenAudioTower(a: ConfigView) {
-  const d = a.int("d_model");
+/**
+ * The audio tower at 30 s of audio. The encoder convolves chunks of 2 x n_window mel frames
+ * (100 = 1 s by default) separately, each shrinking x8 in time (100 -> 50 -> 25 -> 13), so 30 s
+ * give 30 x 13 = 390 positions (not Whisper's 1500: this stem downsamples 4x more).
+ */
+function audioFront(a: ConfigView, d: number) {
   const mel = a.optInt("num_mel_bins", 128);
   const ch = a.int("downsample_hidden_size");
-  const out = a.int("output_dim");
-  const seq = half(half(half(MEL_FRAMES)));
-  const f1 = half(mel);
-  const f2 = half(f1);
-  const f3 = half(f2);
+  const chunk = 2 * a.optInt("n_window", 50);
+  const chunks = Math.ceil(MEL_FRAMES / chunk);
+  const [c1, c2, c3] = [half(chunk), half(half(chunk)), half(half(half(chunk)))];
+  const seq = chunks * c3;
+  const [f1, f2, f3] = [half(mel), half(half(mel)), half(half(half(mel)))];
   const convParams = ch * 9 + ch + 2 * (ch * ch * 9 + ch) + ch * f3 * d;
-  // Conv outputs and their GELU outputs per encoder position (the time axis shrinks x2 per conv).
-  const t1 = half(MEL_FRAMES) / seq;
-  const t2 = half(half(MEL_FRAMES)) / seq;
-  const convAct = 2 * ch * (f1 * t1 + f2 * t2 + f3) + d;
+  // Conv outputs and their GELU outputs per encoder position, plus conv_out's output.
+  const convAct = (2 * ch * (f1 * c1 + f2 * c2 + f3 * c3)) / c3 + d;
   const stem = node("audio.ConvStem", "Conv2d x3 + Linear", [seq, d], convParams, convAct);
   stem.linears = [{ in: ch * f3, out: d, count: 1 }];
+  return { seq, nodes: [node("audio.Input", "Input", [mel, MEL_FRAMES], 0, 0), stem] };
+}
+
+/** The Qwen3-ASR / Qwen3-Omni audio encoder tower at 30 s of audio. */
+export function qwenAudioTower(a: ConfigView) {
+  const d = a.int("d_model");
+  const out = a.int("output_dim");
+  const { seq, nodes: front } = audioFront(a, d);
   const proj = node(
     "audio.Projector",
     "Linear-GELU-Linear",
@@ -60,7 +69,7 @@ export function qwenAudioTower(a: ConfigView) {
     bias: true,
     mlpBias: true,
     norm: "LayerNorm",
-    front: [node("audio.Input", "Input", [mel, MEL_FRAMES], 0, 0), stem],
+    front,
     finalNorm: true,
     back: [proj],
   });
@@ -72,7 +81,7 @@ export function readQwen3Asr(cfg: ConfigView): ModelReading {
   const t = th.sub("text_config");
   const d = textDims(t);
   const warnings = [
-    "qwen3_asr: audio encoder sized at 30 s (3000 mel frames -> 375 positions after the x8 conv stem)",
+    "qwen3_asr: audio encoder sized at 30 s (30 chunks of 100 mel frames -> 390 positions after the x8 conv stem)",
   ];
   const declared = [t, th, cfg].find((c) => c.has("tie_word_embeddings"));
   // Qwen3-ASR ties the LM head to the embedding (seed 000: the checkpoint stores both copies).
