@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:polling`: what polling costs upstream. Runs the real pipeline (poll-all -> poll-repo ->
+ * advance-repo, in-process runner, PostgreSQL on 127.0.0.1) against replay-hub repos of realistic size
+ * (Qwen3-8B config, 10-shard checkpoint advertised at ~16 GB, ~10 MB tokenizer.json), and counts Hub
+ * requests and body bytes from the replay hub's request log:
+ *   - per watched repo per poll cycle when nothing changed;
+ *   - per new revision, by kind of change;
+ * each against the naive poller that lists the tree and downloads every tracked file in full each cycle
+ * (and a kinder naive one that skips weight files entirely). Prints one JSON line last.
+ * Env: BENCH_REPOS (default 4), BENCH_IDLE_CYCLES (default 3).
+ */
+import { isTrackedPath } from "../src/core/diff/paths.ts";
+import { embeddedRunner } from "../src/main/runners.ts";
+import { type ReplayHub, startReplayHub } from "../src/replay-hub/index.ts";
+import { watchRepo } from "../src/services/watch-repos.ts";
+import { benchDatabase, benchServices, machine, round } from "./lib/harness.ts";
+import { changes, realisticRepo } from "./lib/realistic-repo.ts";
+
+const REPOS = Number(process.env.BENCH_REPOS ?? 4);
+const IDLE_CYCLES = Number(process.env.BENCH_IDLE_CYCLES ?? 3);
+
+type Cost = { requests: number; bytes: number };
+type Naive = { full: Cost; withoutWeights: Cost };
+
+/** The naive poller's cost for one repo at its head: list the tree, GET every tracked file. */
+async function naiveCost(hub: ReplayHub, repo: string): Promise<Naive> {
+  const res = await fetch(`${hub.url}/api/models/${repo}/tree/main?recursive=true`);
+  const body = await res.text();
+  const files = (JSON.parse(body) as { type: string; path: string; size: number }[]).filter(
+    (f) => f.type === "file" && isTrackedPath(f.path),
+  );
+  const tree = Buffer.byteLength(body);
+  const text = files.filter((f) => !f.path.endsWith(".safetensors"));
+  const sum = (fs: typeof files) => fs.reduce((n, f) => n + f.size, 0);
+  return {
+    full: { requests: 1 + files.length, bytes: tree + sum(files) },
+    withoutWeights: { requests: 1 + text.length, bytes: tree + sum(text) },
+  };
+}
+
+function measured(hub: ReplayHub): Cost & { byRoute: Record<string, { requests: number; bytes: number }> } {
+  const s = hub.stats();
+  return { requests: s.requests, bytes: s.bytesSent, byRoute: s.byRoute };
+}
+
+const per = (c: Cost, n: number): Cost => ({
+  requests: round(c.requests / n),
+  bytes: Math.round(c.bytes / n),
+});
+const ratio = (naive: number, ours: number) => (ours === 0 ? null : round(naive / ours, 1));
+
+async function main(): Promise<void> {
+  const ids = Array.from({ length: REPOS }, (_, i) => `bench/qwen3-8b-${i}`);
+  const hub = await startReplayHub({ repos: ids.map(realisticRepo) });
+  const db = await benchDatabase();
+  const { services } = benchServices(db, hub.url);
+  const runner = embeddedRunner(services);
+  try {
+    for (const id of ids) await watchRepo(services, id);
+    await runner.start();
+    const cycle = async () => {
+      const t = performance.now();
+      await runner.enqueue("poll-all", {});
+      await runner.idle();
+      return performance.now() - t;
+    };
+    await cycle(); // first poll: the whole (two-revision) history of every repo
+    hub.clearLog();
+    let idleMs = 0;
+    for (let i = 0; i < IDLE_CYCLES; i++) idleMs += await cycle();
+    const idle = per(measured(hub), REPOS * IDLE_CYCLES);
+    const naiveIdle = await naiveCost(hub, ids[0]!);
+    hub.clearLog();
+
+    const revisions: Record<string, unknown> = {};
+    let i = 10;
+    for (const change of changes()) {
+      for (const id of ids) hub.addCommit(id, change.spec(i));
+      i += 1;
+      hub.clearLog();
+      const ms = await cycle();
+      const m = measured(hub);
+      const ours = per(m, REPOS);
+      const naive = await naiveCost(hub, ids[0]!);
+      hub.clearLog();
+      revisions[change.kind] = {
+        hubwatch: ours,
+        byRoute: Object.fromEntries(
+          Object.entries(m.byRoute).map(([k, v]) => [
+            k,
+            { requests: v.requests / REPOS, bytes: Math.round(v.bytes / REPOS) },
+          ]),
+        ),
+        naive: naive.full,
+        naiveWithoutWeights: naive.withoutWeights,
+        bytesRatio: ratio(naive.full.bytes, ours.bytes),
+        bytesRatioWithoutWeights: ratio(naive.withoutWeights.bytes, ours.bytes),
+        requestsRatio: ratio(naive.full.requests, ours.requests),
+        msPerRepo: round(ms / REPOS, 1),
+      };
+    }
+    if (runner.failures.length > 0) throw new Error(`jobs failed: ${JSON.stringify(runner.failures)}`);
+    const result = {
+      bench: "polling",
+      machine: machine(),
+      repos: REPOS,
+      idleCycle: {
+        perRepo: idle,
+        naivePerRepo: naiveIdle.full,
+        naiveWithoutWeightsPerRepo: naiveIdle.withoutWeights,
+        bytesRatio: ratio(naiveIdle.full.bytes, idle.bytes),
+        requestsRatio: ratio(naiveIdle.full.requests, idle.requests),
+        msPerRepo: round(idleMs / (REPOS * IDLE_CYCLES), 1),
+      },
+      perRevision: revisions,
+    };
+    for (const [kind, r] of Object.entries(revisions)) {
+      const x = r as { hubwatch: Cost; naive: Cost; bytesRatio: number };
+      console.error(
+        `${kind.padEnd(18)} hubwatch ${x.hubwatch.requests} req ${x.hubwatch.bytes} B | naive ${x.naive.requests} req ${x.naive.bytes} B | ${x.bytesRatio}x`,
+      );
+    }
+    console.log(JSON.stringify(result));
+  } finally {
+    await runner.close();
+    await hub.close();
+    await db.drop();
+  }
+}
+
+await main();
