@@ -118,3 +118,44 @@ describe("gemma4: sliding/global text with a parallel MoE block, vision tower", 
     expect(r.towers[0]!.seqLen).toBe(280 * 9);
   });
 });
+
+describe("gemma4 E-series text (per-layer embeddings, KV-shared layers, double-wide MLP)", () => {
+  const e2b = {
+    model_type: "gemma4",
+    text_config: {
+      hidden_size: 1536,
+      intermediate_size: 6144,
+      num_attention_heads: 8,
+      num_key_value_heads: 1,
+      num_hidden_layers: 35,
+      vocab_size: 262144,
+      head_dim: 256,
+      global_head_dim: 512,
+      sliding_window: 512,
+      sliding_window_pattern: 5,
+      hidden_size_per_layer_input: 256,
+      vocab_size_per_layer_input: 262144,
+      num_kv_shared_layers: 20,
+      use_double_wide_mlp: true,
+      max_position_embeddings: 131072,
+    },
+  };
+
+  it("shared layers keep no K/V (no cache), use a 2x MLP, and the PLE table sits beside the embedding", () => {
+    const r = read(e2b);
+    expect(r.kvLayers).toHaveLength(15);
+    expect(r.kvLayers.filter((k) => k.kind === "full")).toHaveLength(3);
+    const text = r.towers[0]!;
+    expect(text.nodes[1]).toMatchObject({ name: "PerLayerEmbedding" });
+    expect(text.nodes[1]!.params).toBe(262144 * 35 * 256 + 1536 * 35 * 256 + 256);
+    const own = text.nodes.find((n) => n.name === "Attention_1")!;
+    const shared = text.nodes.find((n) => n.name === "Attention_16")!;
+    expect(own.params - shared.params).toBe(2 * 1536 * 256 + 256);
+    const ffn1 = text.nodes.find((n) => n.name === "FFN_1")!;
+    const ffn16 = text.nodes.find((n) => n.name === "FFN_16")!;
+    expect(ffn16.params - ffn1.params).toBe(3 * 1536 * 6144);
+    // 5.1B-class with embeddings (text only here)
+    expect(countParams(r).total).toBeGreaterThan(4.4e9);
+    expect(countParams(r).total).toBeLessThan(5.1e9);
+  });
+});
