@@ -95,9 +95,16 @@ const METHODS: Omit<ConfigView, "path" | "raw"> = {
     return present(this, key) ? readNumber(this, key, true, b) : fallback;
   },
   intOf(this: View, keys, b) {
-    const key = keys.find((k) => present(this, k));
+    const set = keys.filter((k) => present(this, k));
+    const key = set[0];
     if (key === undefined) return this.fail(keys.join("|"), "missing (none of these keys is set)");
-    return readNumber(this, key, true, b);
+    const value = readNumber(this, key, true, b);
+    // Aliases that disagree (hidden_size 4096 next to n_embd 2048) are contradictory, not a choice.
+    for (const other of set.slice(1)) {
+      if (readNumber(this, other, true, b) !== value)
+        this.fail(other, `${this.raw[other]} contradicts ${key} = ${value}`);
+    }
+    return value;
   },
   num(this: View, key, b) {
     return readNumber(this, key, false, { min: 0, ...b });

@@ -86,6 +86,18 @@ describe("unknown model types", () => {
     for (const k of ["n_embd", "n_layer", "n_head", "intermediate_size", "vocab_size"])
       expect(w).toContain(`guessed ${k}`);
   });
+  it("reject aliases that disagree", () => {
+    const cfg = {
+      model_type: "zz_new",
+      hidden_size: 256,
+      n_embd: 512,
+      n_layer: 2,
+      n_head: 4,
+      intermediate_size: 1024,
+      vocab_size: 1000,
+    };
+    expect(keyOf(() => estimate(cfg))).toBe("n_embd");
+  });
   it("never default a missing size (no 768/12)", () => {
     expect(keyOf(() => estimate({ model_type: "zz_new", vocab_size: 1000 }))).toMatch(/hidden_size/);
   });

@@ -72,3 +72,14 @@ describe("seed 004: Qwen3-4B", () => {
     expect(e.structure.reduce((a, n) => a + n.params, 0)).toBe(e.params.total);
   });
 });
+
+describe("structure is connected", () => {
+  it("has no dead-end RoPE: every RoPE node is followed by a node of its tower with the same shape", () => {
+    for (const n of e.structure.filter((x) => x.type === "RoPE")) {
+      const i = e.structure.indexOf(n);
+      const next = e.structure[i + 1]!;
+      expect(next.tower).toBe(n.tower);
+      expect(next.shape).toEqual(n.shape);
+    }
+  });
+});
