@@ -49,11 +49,24 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
   if (!revision) return IDLE;
   const base = await baseRevision(s, revision);
   let outcome: AdvanceOutcome;
+  const t0 = performance.now();
+  const ms: Record<string, number> = {};
+  const step = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await fn();
+    ms[name] = Math.round(performance.now() - t);
+    return out;
+  };
   try {
-    await snapshotRevision(s, repo, revision, base);
-    await diffRevision(s, revision, base);
-    const estimate = await estimateRevision(s, revision);
-    const advised = await adviseRevision(s, repo, revision, estimate);
+    await step("snapshot", () => snapshotRevision(s, repo, revision, base));
+    await step("diff", () => diffRevision(s, revision, base));
+    const estimate = await step("estimate", () => estimateRevision(s, revision));
+    const advised = await step("advise", () => adviseRevision(s, repo, revision, estimate));
+    if (repo.status === "gated") await setRepoStatus(s.db, repo.id, "ok", null);
+    s.log.debug(
+      { repo: name, sha: revision.sha, ms, total: Math.round(performance.now() - t0) },
+      "revision done",
+    );
     outcome = { ...IDLE, sha: revision.sha, status: "done", ...advised };
   } catch (err) {
     const status = await settle(s, repo, revision, err);

@@ -48,10 +48,14 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
     if (upstream.forcePushed) await recordForcePush(tx, repo, upstream);
     const rows = await insertPendingRevisions(tx, repo.id, upstream.commits.map(toNewRevision));
     await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: s.now() });
-    if (repo.status !== "ok") await setRepoStatus(tx, repo.id, "ok", null);
+    // A gated repo's commit list is public; it stays gated until a revision's files can be read.
+    if (repo.status === "not_found" || repo.status === "error") await setRepoStatus(tx, repo.id, "ok", null);
     return rows;
   });
-  const next = await nextPendingRevision(s.db, repo.id);
+  // Pending revisions of a gated repo wait for a new upstream commit (or a token) before trying again,
+  // so a poll with nothing new stays one request.
+  const next =
+    repo.status === "gated" && inserted.length === 0 ? null : await nextPendingRevision(s.db, repo.id);
   s.log.debug({ repo: name, new: inserted.length, forcePushed: upstream.forcePushed }, "polled");
   return {
     status: "ok",

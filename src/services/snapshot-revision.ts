@@ -47,7 +47,9 @@ export async function snapshotRevision(
     if (isTrackedPath(file.path) && prev?.oid === file.oid && prev.artifactHash) {
       entries.push({ ...entry, artifactHash: prev.artifactHash });
     } else {
-      if (isTrackedPath(file.path) && file.size <= MAX_TEXT_BYTES) toFetch.push(file);
+      // Weights are read by header only, whatever their size; text files over the cap are skipped.
+      const fetchable = file.path.endsWith(".safetensors") || file.size <= MAX_TEXT_BYTES;
+      if (isTrackedPath(file.path) && fetchable) toFetch.push(file);
       entries.push(entry);
     }
   }

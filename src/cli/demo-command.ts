@@ -1,0 +1,128 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { type Logger, pino } from "pino";
+import type { Config } from "../config/env.ts";
+import { bootServices } from "../main/boot.ts";
+import { embeddedRunner } from "../main/runners.ts";
+import { onShutdown } from "../main/shutdown.ts";
+import type { InProcessRunner } from "../queue/in-process-runner.ts";
+import { fixtureRepos, MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../replay-hub/index.ts";
+import { watchRepo } from "../services/watch-repos.ts";
+import { writeOutputs } from "./demo-output.ts";
+import { withProgress } from "./demo-progress.ts";
+import { countStore, formatSummary, type HubCost } from "./demo-report.ts";
+
+type Out = NodeJS.WriteStream;
+const UPDATE_REPO = "openai-community/gpt2";
+
+/**
+ * `npm run demo`: offline, on a fresh store (<out>/.demo-db, wiped each run). Starts the replay hub,
+ * watches its fixture repos (and one the hub does not know), processes every revision, polls again
+ * with nothing new (one request per repo), pushes a new revision and a rewritten history, then prints
+ * a summary and writes validated OSV records and badges under <out>/. Exit 1 if any output is invalid.
+ */
+export async function demoCommand(
+  config: Config,
+  opts: { serve?: boolean; out: string },
+  out: Out = process.stdout,
+): Promise<number> {
+  const dbDir = join(opts.out, ".demo-db");
+  await rm(dbDir, { recursive: true, force: true });
+  const hub = await startReplayHub();
+  const level = config.LOG_LEVEL === "info" ? "warn" : config.LOG_LEVEL;
+  const log: Logger = pino({ level }, pino.destination(2));
+  const booted = await bootServices(config, { hubUrl: hub.url, database: { dataDir: dbDir }, log });
+  const s = booted.services;
+  const runner = embeddedRunner(s);
+  let keepServing = false;
+  try {
+    const repos = [...hub.repoIds(), MISSING_REPO_ID];
+    for (const repo of repos) await watchRepo(s, repo);
+    await runner.start();
+    out.write(`hubwatch demo: replay hub ${hub.url}, ${repos.length} repos, store ${dbDir}\n`);
+    const pass = (label: string) => withProgress(s.db, out, label, () => pollAll(runner));
+    const first = await measure(hub, () => pass("first poll"));
+    const idle = await measure(hub, () => pollAll(runner));
+    await pushUpdates(hub);
+    const update = await measure(hub, () => pass("after upstream pushes"));
+    out.write("\n");
+    const counts = await countStore(s.db);
+    const note = `a new ${UPDATE_REPO} revision (config.json changed) and a force-push, 7 repos polled`;
+    for (const line of formatSummary(counts, {
+      first,
+      idle: { ...idle, repos: repos.length },
+      update,
+      updateNote: note,
+    })) {
+      out.write(`${line}\n`);
+    }
+    const written = await writeOutputs(s.db, opts.out);
+    out.write(
+      `wrote ${written.osv} OSV record(s) to ${join(opts.out, "osv")}, ${written.badges} badge(s) to ${join(opts.out, "badges")}\n`,
+    );
+    for (const f of runner.failures)
+      out.write(`job failed: ${f.name} ${JSON.stringify(f.payload)}: ${f.error}\n`);
+    for (const bad of written.invalid) out.write(`INVALID ${bad}\n`);
+    if (written.invalid.length > 0 || runner.failures.length > 0) return 1;
+    if (opts.serve) keepServing = await serve(config, booted, runner, log);
+    return 0;
+  } finally {
+    if (!keepServing) {
+      await runner.close();
+      await booted.close();
+      await hub.close();
+    }
+  }
+}
+
+async function pollAll(runner: InProcessRunner): Promise<void> {
+  await runner.enqueue("poll-all", {});
+  await runner.idle();
+}
+
+async function measure(hub: ReplayHub, fn: () => Promise<unknown>): Promise<HubCost> {
+  const from = hub.requestLog.length;
+  const started = performance.now();
+  await fn();
+  const cost: HubCost = { requests: 0, bytes: 0, byRoute: {}, seconds: (performance.now() - started) / 1000 };
+  for (const e of hub.requestLog.slice(from)) {
+    cost.requests += 1;
+    cost.bytes += e.bytes;
+    const row = cost.byRoute[e.route] ?? { requests: 0, bytes: 0 };
+    row.requests += 1;
+    row.bytes += e.bytes;
+    cost.byRoute[e.route] = row;
+  }
+  return cost;
+}
+
+/** Upstream activity for the third poll: a config change on one repo, the scripted force-push on another. */
+async function pushUpdates(hub: ReplayHub): Promise<void> {
+  const res = await fetch(`${hub.url}/${UPDATE_REPO}/resolve/main/config.json`);
+  const config = (await res.json()) as Record<string, unknown>;
+  const text = `${JSON.stringify({ ...config, n_positions: 2048, n_ctx: 2048 }, null, 2)}\n`;
+  hub.addCommit(UPDATE_REPO, {
+    title: "Extend context to 2048 positions",
+    date: "2024-04-01T10:00:00Z",
+    changes: { "config.json": { kind: "text", text } },
+  });
+  for (const spec of fixtureRepos()) if (spec.scriptedForcePush) hub.forcePush(spec.id);
+}
+
+async function serve(
+  config: Config,
+  booted: Awaited<ReturnType<typeof bootServices>>,
+  runner: InProcessRunner,
+  log: Logger,
+): Promise<boolean> {
+  // Loaded only with --serve: the HTTP stack is not needed otherwise.
+  const { startServer } = await import("./serve-command.ts");
+  const server = await startServer({ config, db: booted.services.db, runner, log });
+  process.stdout.write(`hubwatch demo: serving the results on ${server.url} (Ctrl-C to stop)\n`);
+  onShutdown(async () => {
+    await server.close();
+    await runner.close();
+    await booted.close();
+  });
+  return true;
+}
