@@ -8,6 +8,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading, StructureNode, TowerReading } from "../types.ts";
+import { gemma4AudioTower } from "./gemma4-audio.ts";
 import { gemma4Text } from "./gemma4-text.ts";
 import { textReading, textSeq, textTower } from "./moe-frame.ts";
 import { node } from "./moe-parts.ts";
@@ -69,7 +70,8 @@ export function readGemma4(cfg: ConfigView): ModelReading {
   // The per-layer embedding sits beside the token embedding (before RoPE).
   if (perLayerEmbedding) text.nodes.splice(1, 0, perLayerEmbedding);
   const v = cfg.optSub("vision_config");
-  const towers = v ? [gemma4Vision(v, hidden), text] : [text];
-  const warnings = cfg.optSub("audio_config") ? ["gemma4: audio tower declared but not reconstructed"] : [];
+  const a = cfg.optSub("audio_config");
+  const towers = [...(v ? [gemma4Vision(v, hidden)] : []), ...(a ? [gemma4AudioTower(a, hidden)] : []), text];
+  const warnings = a ? ["gemma4: audio tower sized at 30 s (3000 mel frames -> 750 positions)"] : [];
   return textReading({ cfg, family: "gemma4", ...d, tied, towers, kvLayers, warnings });
 }

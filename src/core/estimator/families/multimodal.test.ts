@@ -158,4 +158,28 @@ describe("gemma4 E-series text (per-layer embeddings, KV-shared layers, double-w
     expect(countParams(r).total).toBeGreaterThan(4.4e9);
     expect(countParams(r).total).toBeLessThan(5.1e9);
   });
+
+  it("an audio_config adds the conformer audio tower at 750 positions (30 s) and its projector", () => {
+    const audio = {
+      model_type: "gemma4_audio",
+      hidden_size: 1024,
+      num_hidden_layers: 12,
+      num_attention_heads: 8,
+      output_proj_dims: 1536,
+      subsampling_conv_channels: [128, 32],
+      conv_kernel_size: 5,
+    };
+    const r = read({ ...e2b, audio_config: audio });
+    expect(r.towers.map((t) => [t.name, t.role])).toEqual([
+      ["audio", "audio"],
+      ["text", "decoder"],
+    ]);
+    const tower = r.towers[0]!;
+    expect(tower.seqLen).toBe(750);
+    const h = 1024;
+    const perLayer = 2 * (8 * h * h + 2 * h) + h + (5 * h * h + 128 + 2 * h) + (3 * h * h + 5 * h + 2 * h);
+    const sub = 128 * 9 + 128 + 128 * 32 * 9 + 32 + 32 * 32 * h;
+    const proj = h * 1536 + 1536 + 1536 * 1536;
+    expect(countParams(r).towers.audio).toBe(12 * perLayer + sub + proj);
+  });
 });
