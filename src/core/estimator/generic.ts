@@ -6,6 +6,7 @@ import { type ConfigView, divisible } from "./config-view.ts";
 import {
   asHead,
   attention,
+  decoderReading,
   embedding,
   kvFull,
   lmHead,
@@ -61,15 +62,15 @@ export function readGeneric(cfg: ConfigView): ModelReading {
       lmHead(p, hidden, vocab, tied ? "Embedding" : null),
     ]),
   );
-  return {
+  return decoderReading({
     family: "generic",
     modelType,
-    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes }],
-    contextLength: context,
-    lmHead: { vocab, hidden },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * hidden,
+    nodes,
+    context,
+    vocab,
+    hidden,
+    tied,
     kvLayers: Array.from({ length: layers }, () => kvFull(kvHeads, headDim)),
     warnings,
-  };
+  });
 }

@@ -4,7 +4,7 @@
  * Activation convention (the spec's SwiGLU layer: 2 bytes x (4h + 2q + 2kv + 4I) per token):
  * norm and add outputs h each, attention q + k + v + attention output, SwiGLU gate/up/act/product.
  */
-import type { KvLayer, Linear, StructureNode } from "../types.ts";
+import type { KvLayer, Linear, ModelReading, StructureNode } from "../types.ts";
 
 const BF16 = 2;
 
@@ -222,4 +222,35 @@ export function kvSliding(kvHeads: number, headDim: number, window: number): KvL
 /** Cross-attention cache: k and v over the encoder's positions, per sequence. */
 export function kvCross(kvHeads: number, headDim: number, encoderSeq: number): KvLayer {
   return { kind: "cross", bytesPerToken: 0, fixedBytes: 2 * kvHeads * headDim * BF16 * encoderSeq };
+}
+
+/** What a single-tower text decoder's reading needs beyond its nodes. */
+export type DecoderFacts = {
+  family: string;
+  modelType?: string;
+  nodes: StructureNode[];
+  context: number | null;
+  vocab: number;
+  hidden: number;
+  tied: boolean;
+  kvLayers: KvLayer[];
+  warnings?: string[];
+};
+
+/** The ModelReading of a decoder-only model with one "text" tower. */
+export function decoderReading(f: DecoderFacts): ModelReading {
+  const seq = f.context ?? 2048;
+  const warnings = f.warnings ?? [];
+  if (f.context === null) warnings.push("max_position_embeddings missing: structure shown at 2048 tokens");
+  return {
+    family: f.family,
+    modelType: f.modelType ?? f.family,
+    towers: [{ name: "text", role: "decoder", seqLen: seq, nodes: f.nodes }],
+    contextLength: f.context,
+    lmHead: { vocab: f.vocab, hidden: f.hidden },
+    tiedEmbedding: f.tied,
+    embeddingParams: f.vocab * f.hidden,
+    kvLayers: f.kvLayers,
+    warnings,
+  };
 }

@@ -8,6 +8,7 @@ import {
   type AttentionSpec,
   asHead,
   attention,
+  decoderReading,
   embedding,
   kvFull,
   kvSliding,
@@ -114,17 +115,15 @@ export function denseDecoderNodes(
 export function readDenseDecoder(cfg: ConfigView, o: DenseOptions): ModelReading {
   const d = decoderDims(cfg);
   const tied = cfg.bool("tie_word_embeddings", o.tieDefault);
-  const p: Place = { seq: d.context ?? 2048 };
-  const { body, head } = denseDecoderNodes(p, d, o, tied);
-  return {
+  const { body, head } = denseDecoderNodes({ seq: d.context ?? 2048 }, d, o, tied);
+  return decoderReading({
     family: o.family,
     modelType: cfg.optStr("model_type") ?? o.family,
-    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes: [...body, ...head] }],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
+    nodes: [...body, ...head],
+    context: d.context,
+    vocab: d.vocab,
+    hidden: d.hidden,
+    tied,
     kvLayers: layerKv(cfg, d, o.slidingByDefault),
-    warnings: d.context === null ? ["max_position_embeddings missing: structure shown at 2048 tokens"] : [],
-  };
+  });
 }

@@ -5,6 +5,7 @@ import {
   add,
   asHead,
   attention,
+  decoderReading,
   embedding,
   geluMlp,
   kvFull,
@@ -44,15 +45,13 @@ export function readGpt2(cfg: ConfigView): ModelReading {
   nodes.push(
     ...asHead([norm(p, "LayerNorm_out", "LayerNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),
   );
-  return {
+  return decoderReading({
     family: "gpt2",
-    modelType: "gpt2",
-    towers: [{ name: "text", role: "decoder", seqLen: positions, nodes }],
-    contextLength: positions,
-    lmHead: { vocab, hidden: h },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * h,
+    nodes,
+    context: positions,
+    vocab,
+    hidden: h,
+    tied,
     kvLayers: Array.from({ length: layers }, () => kvFull(heads, headDim)),
-    warnings: [],
-  };
+  });
 }

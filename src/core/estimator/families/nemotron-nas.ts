@@ -5,6 +5,7 @@ import {
   add,
   asHead,
   attention,
+  decoderReading,
   embedding,
   kvFull,
   linear,
@@ -90,15 +91,5 @@ export function readNemotronNas(cfg: ConfigView): ModelReading {
   nodes.push(
     ...asHead([norm(p, "RMSNorm_out", "RMSNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),
   );
-  return {
-    family: "nemotron-nas",
-    modelType: "nemotron-nas",
-    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes }],
-    contextLength: context,
-    lmHead: { vocab, hidden: h },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * h,
-    kvLayers,
-    warnings: [],
-  };
+  return decoderReading({ family: "nemotron-nas", nodes, context, vocab, hidden: h, tied, kvLayers });
 }

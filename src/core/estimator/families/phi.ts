@@ -4,6 +4,7 @@ import {
   add,
   asHead,
   attention,
+  decoderReading,
   embedding,
   geluMlp,
   kvFull,
@@ -46,15 +47,13 @@ export function readPhi(cfg: ConfigView): ModelReading {
       lmHead(p, d.hidden, d.vocab, tied ? "Embedding" : null, true),
     ]),
   );
-  return {
+  return decoderReading({
     family: "phi",
-    modelType: "phi",
-    towers: [{ name: "text", role: "decoder", seqLen: p.seq, nodes }],
-    contextLength: d.context,
-    lmHead: { vocab: d.vocab, hidden: d.hidden },
-    tiedEmbedding: tied,
-    embeddingParams: d.vocab * d.hidden,
+    nodes,
+    context: d.context,
+    vocab: d.vocab,
+    hidden: d.hidden,
+    tied,
     kvLayers: Array.from({ length: d.layers }, () => kvFull(d.kvHeads, d.headDim)),
-    warnings: [],
-  };
+  });
 }
