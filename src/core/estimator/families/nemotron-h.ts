@@ -52,7 +52,9 @@ function mixers(cfg: ConfigView, hidden: number): Record<string, Piece> {
       sharedInter:
         cfg.optInt("n_shared_experts", 1, { min: 0 }) *
         cfg.optInt("moe_shared_expert_intermediate_size", 0, { min: 0 }),
-      correctionBias: true,
+      // e_score_correction_bias is a registered buffer in modeling_nemotron_h.py, not a parameter;
+      // without it the count equals Nemotron-3-Nano-30B-A3B's published total exactly.
+      correctionBias: false,
     });
   }
   return out;
