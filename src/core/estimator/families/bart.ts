@@ -1,8 +1,8 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import { asHead, embedding, kvCross, kvFull, lmHead, norm, type Place, positionEmbedding } from "./blocks.ts";
-import { decoderLayer, encoderLayer, type Seq2SeqLayer } from "./seq2seq.ts";
+import { asHead, embedding, lmHead, norm, type Place, positionEmbedding } from "./blocks.ts";
+import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 /**
  * BART (modeling_bart.py): shared token embedding (encoder, decoder and LM head tied to it), learned positions
@@ -49,22 +49,19 @@ export function readBart(cfg: ConfigView): ModelReading {
   for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, positions));
   const head = [lmHead(q, d, vocab, tied ? "encoder.Embedding" : null)];
   if (finalNorm) head.unshift(norm(q, "LayerNorm_out", "LayerNorm", d));
-  const headDim = d / decHeads;
-  return {
+  return seq2seqReading({
     family: "bart",
-    modelType: "bart",
-    towers: [
-      { name: "encoder", role: "encoder", seqLen: positions, nodes: encoder },
-      { name: "decoder", role: "decoder", seqLen: positions, nodes: [...decoder, ...asHead(head)] },
-    ],
-    contextLength: positions,
-    lmHead: { vocab, hidden: d },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * d,
-    kvLayers: [
-      ...Array.from({ length: decLayers }, () => kvFull(decHeads, headDim)),
-      ...Array.from({ length: decLayers }, () => kvCross(decHeads, headDim, positions)),
-    ],
-    warnings: [],
-  };
+    encoder,
+    encoderRole: "encoder",
+    encoderSeq: positions,
+    encoderFixed: false,
+    decoder: [...decoder, ...asHead(head)],
+    decoderSeq: positions,
+    decoderLayers: decLayers,
+    decoderHeads: decHeads,
+    headDim: d / decHeads,
+    vocab,
+    hidden: d,
+    tied,
+  });
 }

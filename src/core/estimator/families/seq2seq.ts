@@ -2,8 +2,18 @@
  * Encoder-decoder layers shared by BART and Whisper: post-norm (BART) or pre-norm (Whisper) layers with
  * self-attention, (decoder) cross-attention over the encoder's positions, and a GELU MLP with biases.
  */
-import type { StructureNode } from "../types.ts";
-import { type AttentionSpec, add, attention, crossAttention, geluMlp, norm, type Place } from "./blocks.ts";
+import type { ModelReading, StructureNode, TowerRole } from "../types.ts";
+import {
+  type AttentionSpec,
+  add,
+  attention,
+  crossAttention,
+  geluMlp,
+  kvCross,
+  kvFull,
+  norm,
+  type Place,
+} from "./blocks.ts";
 
 export type Seq2SeqLayer = {
   hidden: number;
@@ -40,4 +50,51 @@ export function decoderLayer(p: Place, i: number, l: Seq2SeqLayer, encoderSeq: n
   return l.preNorm
     ? [ln(1), self, sum("self"), ln(2), cross, sum("cross"), ln(3), mlp, sum("ffn")]
     : [self, sum("self"), ln(1), cross, sum("cross"), ln(2), mlp, sum("ffn"), ln(3)];
+}
+
+/** What an encoder-decoder reading needs beyond its two node lists. */
+export type Seq2SeqFacts = {
+  family: string;
+  encoder: StructureNode[];
+  encoderRole: TowerRole;
+  /** Encoder positions (also what the decoder's cross-attention caches). */
+  encoderSeq: number;
+  /** True when the encoder always runs at encoderSeq (Whisper's 1500 positions). */
+  encoderFixed: boolean;
+  decoder: StructureNode[];
+  decoderSeq: number;
+  decoderLayers: number;
+  decoderHeads: number;
+  headDim: number;
+  vocab: number;
+  hidden: number;
+  tied: boolean;
+};
+
+/** Encoder and decoder towers; KV: decoder self-attention per layer plus cross-attention over the encoder. */
+export function seq2seqReading(f: Seq2SeqFacts): ModelReading {
+  const self = Array.from({ length: f.decoderLayers }, () => kvFull(f.decoderHeads, f.headDim));
+  const cross = Array.from({ length: f.decoderLayers }, () =>
+    kvCross(f.decoderHeads, f.headDim, f.encoderSeq),
+  );
+  return {
+    family: f.family,
+    modelType: f.family,
+    towers: [
+      {
+        name: "encoder",
+        role: f.encoderRole,
+        seqLen: f.encoderSeq,
+        nodes: f.encoder,
+        fixedSeq: f.encoderFixed,
+      },
+      { name: "decoder", role: "decoder", seqLen: f.decoderSeq, nodes: f.decoder },
+    ],
+    contextLength: f.decoderSeq,
+    lmHead: { vocab: f.vocab, hidden: f.hidden },
+    tiedEmbedding: f.tied,
+    embeddingParams: f.vocab * f.hidden,
+    kvLayers: [...self, ...cross],
+    warnings: [],
+  };
 }

@@ -1,18 +1,8 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import {
-  asHead,
-  embedding,
-  kvCross,
-  kvFull,
-  lmHead,
-  node,
-  norm,
-  type Place,
-  positionEmbedding,
-} from "./blocks.ts";
-import { decoderLayer, encoderLayer, type Seq2SeqLayer } from "./seq2seq.ts";
+import { asHead, embedding, lmHead, node, norm, type Place, positionEmbedding } from "./blocks.ts";
+import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 const BF16 = 2;
 
@@ -86,22 +76,19 @@ export function readWhisper(cfg: ConfigView): ModelReading {
       lmHead(q, d, vocab, tied ? "decoder.Embedding" : null),
     ]),
   );
-  const headDim = d / decHeads;
-  return {
+  return seq2seqReading({
     family: "whisper",
-    modelType: "whisper",
-    towers: [
-      { name: "encoder", role: "audio", seqLen: source, nodes: encoder, fixedSeq: true },
-      { name: "decoder", role: "decoder", seqLen: target, nodes: decoder },
-    ],
-    contextLength: target,
-    lmHead: { vocab, hidden: d },
-    tiedEmbedding: tied,
-    embeddingParams: vocab * d,
-    kvLayers: [
-      ...Array.from({ length: decLayers }, () => kvFull(decHeads, headDim)),
-      ...Array.from({ length: decLayers }, () => kvCross(decHeads, headDim, source)),
-    ],
-    warnings: [],
-  };
+    encoder,
+    encoderRole: "audio",
+    encoderSeq: source,
+    encoderFixed: true,
+    decoder,
+    decoderSeq: target,
+    decoderLayers: decLayers,
+    decoderHeads: decHeads,
+    headDim: d / decHeads,
+    vocab,
+    hidden: d,
+    tied,
+  });
 }
