@@ -64,6 +64,7 @@ describe("history pages in a browser", () => {
 
     await page.click(`a[href="/repos/acme/tiny-lm/revisions/${SHA.C}"]`);
     await page.waitForURL(new RegExp(`/revisions/${SHA.C}$`));
+    // biome-ignore lint/performance/useDomNodeTextContent: what the reader sees is the point here.
     const text = await page.locator("main").innerText();
     expect(text).toContain("<script>window.pwned=1</script>");
     expect(await page.locator("main script, main img[src=x]").count()).toBe(0);

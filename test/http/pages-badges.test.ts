@@ -103,7 +103,7 @@ describe("history pages", () => {
       "/repos/acme/%2e%2e",
       "/repos/a%2fb/c",
       "/repos/acme/tiny-lm%00",
-      "/repos/%2E%2E/passwd/revisions/" + SHA.A,
+      `/repos/%2E%2E/passwd/revisions/${SHA.A}`,
       "/badges/%2e%2e/x/params.json",
     ]) {
       expect([400, 404], path).toContain(await rawStatus(Number(port), path));

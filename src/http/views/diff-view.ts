@@ -20,14 +20,40 @@ export function renderDetail(detail: unknown): SafeHtml {
   if (typeof d.lineDiff === "string") parts.push(templateDiff(d));
   if (Array.isArray(d.added) && Array.isArray(d.removed) && Array.isArray(d.reshaped)) parts.push(tensors(d));
   if (Array.isArray(d.fields) && obj(d.added_tokens)) parts.push(tokenizer(d));
+  if (obj(d.after) && typeof obj(d.after)?.tensor_count === "number") parts.push(weightSummary(d));
   return parts.length ? html`${parts}` : html`<pre>${show(detail)}</pre>`;
+}
+
+/** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
+function fold(rows: number, table: SafeHtml): SafeHtml {
+  return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
+}
+
+type Summary = { tensor_count: number; total_scalars: number; dtypes: Record<string, number> };
+
+function weightSummary(d: Record<string, unknown>): SafeHtml {
+  const before = obj(d.before) as Summary | null;
+  const after = obj(d.after) as Summary;
+  const dtypes = (s: Summary | null) =>
+    s
+      ? Object.entries(s.dtypes ?? {})
+          .map(([k, v]) => `${k} ${v.toLocaleString("en-US")}`)
+          .join(", ")
+      : "";
+  const row = (label: string, f: (s: Summary) => string) =>
+    html`<tr><th>${label}</th><td>${before ? f(before) : "–"}</td><td>${f(after)}</td></tr>`;
+  return html`<table class="weights"><thead><tr><th></th><th>Before</th><th>After</th></tr></thead><tbody>
+${row("Tensors", (s) => String(s.tensor_count))}${row("Scalars", (s) => s.total_scalars.toLocaleString("en-US"))}${row("By dtype", dtypes)}</tbody></table>`;
 }
 
 function jsonChanges(changes: Flat[]): SafeHtml {
   if (changes.length === 0) return html`<p class="muted">No value changed.</p>`;
-  return html`<table class="changeset"><thead><tr><th>Path</th><th>Change</th><th>Before</th><th>After</th></tr></thead><tbody>
+  return fold(
+    changes.length,
+    html`<table class="changeset"><thead><tr><th>Path</th><th>Change</th><th>Before</th><th>After</th></tr></thead><tbody>
 ${changes.map((c) => html`<tr><td><code>${c.path}</code></td><td>${c.op}</td><td class="del"><code>${show(c.before)}</code></td><td class="add"><code>${show(c.after)}</code></td></tr>`)}
-</tbody></table>`;
+</tbody></table>`,
+  );
 }
 
 function diffLines(text: string): SafeHtml {
@@ -70,7 +96,10 @@ function tensors(d: Record<string, unknown>): SafeHtml {
     ),
   ];
   return rows.length
-    ? html`<table class="tensors"><thead><tr><th>Change</th><th>Tensor</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? fold(
+        rows.length,
+        html`<table class="tensors"><thead><tr><th>Change</th><th>Tensor</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`,
+      )
     : html`<p class="muted">No tensor changed.</p>`;
 }
 

@@ -2,14 +2,16 @@ import type { Db } from "../../db/types.ts";
 import {
   changeSummaries,
   changesWithDetail,
-  findRepoByName,
   findRevision,
   latestEstimates,
-  listAdvisoriesForRepo,
-  listBadgeMetrics,
   listReposOverview,
   listRevisions,
   previousRevision,
+} from "../../repositories/http-pages.repository.ts";
+import {
+  findRepoByName,
+  listAdvisoriesForRepo,
+  listBadgeMetrics,
 } from "../../repositories/http-read.repository.ts";
 
 // Loads what the revision-history pages show; null when the repo or revision is unknown.
