@@ -91,7 +91,10 @@ export type RevisionRow = {
   seq: number;
 };
 
-export async function revisionsOf(p: Pipeline, repo: string): Promise<RevisionRow[]> {
+/** What the store and replay hub look like from outside: enough for the queries below. */
+export type Observed = Pick<Pipeline, "sql" | "hub">;
+
+export async function revisionsOf(p: Pick<Pipeline, "sql">, repo: string): Promise<RevisionRow[]> {
   const { rows } = await p.sql.query<RevisionRow>(
     `select r.sha, r.status, r.error, r.force_pushed_away, r.seq from revisions r join repos o on o.id = r.repo_id
      where o.name = $1 order by r.seq`,
@@ -120,7 +123,7 @@ export async function repoStatus(
 }
 
 /** Every upstream revision of `repo` is recorded once and processed (done). */
-export async function expectAllDone(p: Pipeline, repo: string): Promise<void> {
+export async function expectAllDone(p: Observed, repo: string): Promise<void> {
   const rows = await revisionsOf(p, repo);
   const upstream = p.hub.history(repo).map((c) => c.sha);
   const live = rows.filter((r) => !r.force_pushed_away);
@@ -137,7 +140,7 @@ export async function expectAllDone(p: Pipeline, repo: string): Promise<void> {
  * no diff rows and no estimate; no advisory is duplicated per (repo, introducing revision); every
  * tracked file of a done revision that is small enough has its artifact.
  */
-export async function storeInvariants(p: Pipeline): Promise<string[]> {
+export async function storeInvariants(p: Pick<Pipeline, "sql">): Promise<string[]> {
   const problems: string[] = [];
   const q = async (label: string, text: string) => {
     const { rows } = await p.sql.query(text);
@@ -175,4 +178,68 @@ export async function storeInvariants(p: Pipeline): Promise<string[]> {
 /** Counts of requests in the replay hub's log matching a predicate. */
 export function requestsWhere(hub: ReplayHub, pred: (e: ReplayHub["requestLog"][number]) => boolean): number {
   return hub.requestLog.filter(pred).length;
+}
+
+export type Outcome = {
+  revisions: Record<string, string[]>;
+  advisories: string[];
+  findings: string[];
+};
+
+/** The end state that must not depend on how the run went: revisions and statuses, advisories, findings. */
+export async function outcomeOf(sql: pg.Client): Promise<Outcome> {
+  const revs = await sql.query(
+    `select o.name, r.sha, r.status, r.force_pushed_away from revisions r join repos o on o.id = r.repo_id order by o.name, r.seq`,
+  );
+  const revisions: Record<string, string[]> = {};
+  for (const r of revs.rows)
+    (revisions[r.name] ??= []).push(`${r.sha.slice(0, 8)}:${r.status}${r.force_pushed_away ? ":gone" : ""}`);
+  const adv = await sql.query(
+    `select o.name, a.introduced_sha, a.fixed_sha, a.status from advisories a join repos o on o.id = a.repo_id
+     order by o.name, a.introduced_sha`,
+  );
+  const fnd = await sql.query(
+    `select o.name, f.sha, f.kind from findings f join repos o on o.id = f.repo_id order by o.name, f.sha, f.kind`,
+  );
+  return {
+    revisions,
+    advisories: adv.rows.map(
+      (a) => `${a.name}@${a.introduced_sha.slice(0, 8)}..${a.fixed_sha?.slice(0, 8) ?? ""}:${a.status}`,
+    ),
+    findings: fnd.rows.map((f) => `${f.name}@${f.sha?.slice(0, 8) ?? "-"}:${f.kind}`),
+  };
+}
+
+/** The outcome of a clean, in-process run over the same repos: what a faulted run must end equal to. */
+export async function referenceOutcome(repos: RepoSpec[]): Promise<Outcome> {
+  const ref = await startPipeline({ repos });
+  try {
+    await ref.cycle();
+    return await outcomeOf(ref.sql);
+  } finally {
+    await ref.close();
+  }
+}
+
+/** Polls `check` until true (default 60 s): for runs driven by other processes. */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Every upstream revision of every repo in `hub` recorded and settled (none pending). */
+export async function allSettled(p: Observed): Promise<boolean> {
+  const { rows } = await p.sql.query(
+    `select o.name, count(*) filter (where r.status <> 'pending')::int as settled from repos o
+     left join revisions r on r.repo_id = o.id and not r.force_pushed_away group by o.name`,
+  );
+  return rows.every((r) => r.settled === p.hub.history(r.name).length);
 }
