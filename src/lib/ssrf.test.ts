@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertPublicHost, BlockedAddressError, isPublicAddress } from "./ssrf.ts";
+import { assertPublicHost, BlockedAddressError, guardedLookup, isPublicAddress } from "./ssrf.ts";
 
 describe("ssrf", () => {
   it("classifies addresses", () => {
@@ -30,5 +30,15 @@ describe("ssrf", () => {
     expect(await assertPublicHost("ok.example", async () => [{ address: "8.8.8.8", family: 4 }])).toEqual([
       "8.8.8.8",
     ]);
+  });
+  it("re-checks at connect time: the socket lookup refuses loopback unless allowed", async () => {
+    const lookup = (allow: boolean) =>
+      new Promise<string>((resolve) =>
+        guardedLookup(allow)("localhost", { family: 4 }, (err, address) =>
+          resolve(err ? err.name : String(address)),
+        ),
+      );
+    expect(await lookup(false)).toBe("BlockedAddressError");
+    expect(await lookup(true)).toBe("127.0.0.1");
   });
 });

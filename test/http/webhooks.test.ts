@@ -20,7 +20,7 @@ import { newWebhookSecret } from "../../src/services/webhooks/secret.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { seedHistory } from "./seed.ts";
 
-type Received = { id: string; verified: boolean; body: string };
+type Received = { id: string; verified: boolean; body: string; timestamp: string };
 
 let db: PgTestDatabase;
 let app: FastifyInstance;
@@ -32,6 +32,7 @@ const DELAYS = [100, 200, 400, 800, 1600];
 
 function receiver(secretOf: () => string, status: () => number) {
   const got: Received[] = [];
+  const all: Received[] = []; // every request, whatever we answered
   const server = createServer((req: IncomingMessage, res) => {
     let body = "";
     req.on("data", (c) => {
@@ -44,11 +45,18 @@ function receiver(secretOf: () => string, status: () => number) {
         new Webhook(secretOf()).verify(body, req.headers as Record<string, string>);
         verified = true;
       } catch {}
-      if (code >= 200 && code < 300) got.push({ id: String(req.headers["webhook-id"]), verified, body });
+      const seen = {
+        id: String(req.headers["webhook-id"]),
+        verified,
+        body,
+        timestamp: String(req.headers["webhook-timestamp"]),
+      };
+      all.push(seen);
+      if (code >= 200 && code < 300) got.push(seen);
       res.writeHead(code).end("x".repeat(10_000));
     });
   });
-  return { server, got };
+  return { server, got, all };
 }
 
 const listen = (s: Server, port = 0) =>
@@ -217,6 +225,9 @@ describe("webhook delivery", () => {
     r.server.close();
     expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
     expect(await listAttempts(db.db, sub.id, e.eventId)).toHaveLength(DELAYS.length + 1);
+    // Every retry carried the same webhook-id, freshly signed.
+    expect(r.all).toHaveLength(DELAYS.length + 1);
+    expect(new Set(r.all.map((x) => x.id))).toEqual(new Set([e.eventId]));
     await api("DELETE", `/api/subscriptions/${sub.id}`);
   });
 
