@@ -183,3 +183,18 @@ describe("gemma4 E-series text (per-layer embeddings, KV-shared layers, double-w
     expect(countParams(r).towers.audio).toBe(12 * perLayer + sub + proj);
   });
 });
+
+describe("bad multimodal input names the key", () => {
+  it("a vision hidden size not divisible by its heads is an input error, not a fractional count", () => {
+    const { config } = fixture("Qwen__Qwen3-VL-2B-Instruct");
+    const vision = { ...(config.vision_config as Raw), num_heads: 7 };
+    expect(() => read({ ...config, vision_config: vision })).toThrow(/vision\.hidden_size/);
+  });
+
+  it("a qwen3_vl config without vision_config reads the text tower and says so", () => {
+    const { config } = fixture("Qwen__Qwen3-VL-2B-Instruct");
+    const r = read({ ...config, vision_config: null });
+    expect(r.towers.map((t) => t.name)).toEqual(["text"]);
+    expect(r.warnings.join(" ")).toMatch(/text only/);
+  });
+});

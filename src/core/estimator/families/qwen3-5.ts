@@ -70,9 +70,12 @@ function readQwen35Family(cfg: ConfigView, moe: boolean): ModelReading {
   const d = textDims(t);
   const { layers, kvLayers, mtpLayer } = hybridLayers(t, d, moe);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
-  const towers = [qwenVisionTower(cfg.sub("vision_config")), textTower(d, layers, tied)];
+  const v = cfg.optSub("vision_config");
+  const towers = [...(v ? [qwenVisionTower(v)] : []), textTower(d, layers, tied)];
   const type = cfg.str("model_type");
-  const warnings = [`${type}: vision tower sized for one 224x224 image`];
+  const warnings = [
+    v ? `${type}: vision tower sized for one 224x224 image` : `${type}: no vision_config, text only`,
+  ];
   const mtp = t.optInt("mtp_num_hidden_layers", 0, { min: 0 });
   if (mtp > 0) {
     // A dedicated MTP embedding is one more vocab x hidden matrix; the head stays shared.

@@ -87,14 +87,19 @@ function readQwenVl(cfg: ConfigView, moe: boolean): ModelReading {
   const d = textDims(t);
   const layers = moe ? qwen3MoeLayers(t, d) : qwen3DenseLayers(t, d);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
+  const v = cfg.optSub("vision_config");
   return textReading({
     cfg,
     family: moe ? "qwen3_vl_moe" : "qwen3_vl",
     ...d,
     tied,
-    towers: [qwenVisionTower(cfg.sub("vision_config")), textTower(d, layers, tied)],
+    towers: [...(v ? [qwenVisionTower(v)] : []), textTower(d, layers, tied)],
     kvLayers: layers.map(() => fullKv(d.kvHeads, d.headDim)),
-    warnings: [`${cfg.str("model_type")}: vision tower sized for one ${IMAGE_SIDE}x${IMAGE_SIDE} image`],
+    warnings: [
+      v
+        ? `${cfg.str("model_type")}: vision tower sized for one ${IMAGE_SIDE}x${IMAGE_SIDE} image`
+        : `${cfg.str("model_type")}: no vision_config, text only`,
+    ],
   });
 }
 

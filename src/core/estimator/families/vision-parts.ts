@@ -3,6 +3,7 @@
  * end, N pre-norm transformer blocks, a final norm and any merger/projector nodes after them.
  * Encoders run at their own sequence length (patches of one default image, or audio positions).
  */
+import { EstimatorInputError } from "../config-view.ts";
 import type { StructureNode, TowerReading, TowerRole } from "../types.ts";
 import { gatedMlp, gqaAttention, node, type Piece, plainMlp, residualLayer } from "./moe-parts.ts";
 
@@ -43,6 +44,12 @@ function normParams(kind: "LayerNorm" | "RMSNorm", width: number): number {
 /** One encoder block as the two pieces of a residual layer. */
 export function encoderPieces(s: EncoderSpec): { attn: Piece; mlp: Piece } {
   const headDim = s.headDim ?? s.hidden / s.heads;
+  if (!Number.isInteger(headDim)) {
+    throw new EstimatorInputError(
+      `${s.name}.hidden_size`,
+      `${s.hidden} is not divisible by ${s.heads} heads`,
+    );
+  }
   const attn = gqaAttention({
     hidden: s.hidden,
     heads: s.heads,
