@@ -55,6 +55,7 @@ describe("checkpoint analysis", () => {
     expect(c.tied_embedding_stored_twice).toBe(true);
     expect(c.extra_scalars).toBe(1000 * H);
     expect(c.tied_tensors).toEqual(["lm_head.weight", "model.embed_tokens.weight"]);
+    expect(c.tied_shape).toEqual([1000, H]);
     expect(c.delta).toBe(0);
   });
 

@@ -18,6 +18,8 @@ export type CheckpointReport = {
   /** Scalars the second copy of a tied embedding adds (0 when not stored twice). */
   extra_scalars: number;
   tied_tensors?: string[];
+  /** Shape of the second copy (e.g. [151936, 2048]). */
+  tied_shape?: number[];
   dtypes: Record<string, number>;
   buffers: { name: string; scalars: number }[];
   quantization?: { method: string; logical_params: number; bytes_per_weight: number; scale_scalars: number };
@@ -94,12 +96,15 @@ function quantMethod(ts: TensorHeader[]): string | undefined {
 
 const HEAD_NAMES = ["lm_head.weight", "proj_out.weight"];
 
-function tiedCopy(r: ModelReading, ts: TensorHeader[]): { extra: number; names: string[] } | null {
+function tiedCopy(
+  r: ModelReading,
+  ts: TensorHeader[],
+): { extra: number; names: string[]; shape: number[] } | null {
   if (!r.tiedEmbedding) return null;
   const head = ts.find((t) => HEAD_NAMES.some((h) => t.name === h || t.name.endsWith(`.${h}`)));
   const emb = ts.find((t) => EMBED_SUFFIXES.some((s) => t.name.endsWith(s)));
   if (!head || !emb) return null;
-  return { extra: scalars(head), names: [head.name, emb.name] };
+  return { extra: scalars(head), names: [head.name, emb.name], shape: head.shape };
 }
 
 type Tally = {
@@ -159,7 +164,10 @@ function fromHeaders(r: ModelReading, derived: number, ts: TensorHeader[]): Chec
     dtypes: t.dtypes,
     buffers: t.buffers,
   };
-  if (tie) report.tied_tensors = tie.names;
+  if (tie) {
+    report.tied_tensors = tie.names;
+    report.tied_shape = tie.shape;
+  }
   const method = quantMethod(ts);
   if (method && t.quantLogical > 0) {
     const bytesPerWeight = t.quantBytes / t.quantLogical;

@@ -59,7 +59,7 @@ function checkpointSection(e: Estimate): string[] {
     const names = (c.tied_tensors ?? []).map((n) => `\`${n}\``).join(" and ");
     lines.push(
       "",
-      `stored twice: the checkpoint stores the tied embedding twice: +${formatParams(c.extra_scalars)} (${names}). The count above has it once; the delta compares that count plus the second copy against the file.`,
+      `stored twice: the checkpoint stores the tied embedding twice: +${formatParams(c.extra_scalars)} (${names}, ${(c.tied_shape ?? []).join(" x ")}). The model has one such matrix and the count above has it once; the delta compares that count plus the second copy against the file.`,
     );
   }
   if (c.buffers.length > 0) {
@@ -78,6 +78,21 @@ function checkpointSection(e: Estimate): string[] {
       `Quantization: ${c.quantization.method}, ${c.quantization.bytes_per_weight.toFixed(3)} bytes per quantized weight.`,
     );
   return lines;
+}
+
+/** " (X GB with the LM-head logits)" when the model has logits to count. */
+function withLogits(bytes: number, without: number): string {
+  return bytes > without ? ` (${formatGb(bytes)} with the LM-head logits)` : "";
+}
+
+function towersNote(e: Estimate): string[] {
+  const towers = Object.entries(e.params.towers);
+  if (towers.length < 2) return [];
+  const list = towers.map(([name, n]) => `${name} ${formatParams(n)}`).join(", ");
+  return [
+    "",
+    `multi-tower: the graph carries ${towers.length} towers (${list}), each at its own sequence length.`,
+  ];
 }
 
 function cardTable(e: Estimate): string[] {
@@ -105,13 +120,14 @@ export function renderMarkdown(e: Estimate, name: string): string {
     `Fine-tuning ${name} at batch 1 and ${train} tokens takes about ${formatGb(full)} of GPU memory for a full fine-tune (${firstCard(e.fit, "full_finetune")}), and ${formatGb(lora)} with LoRA r=16 on a bf16 base (${firstCard(e.fit, "lora")}). Estimated from the model's structure, not measured.`,
     "",
     ...checkpointSection(e),
+    ...towersNote(e),
     "",
     "## Memory: what fits on which card",
     "",
     `Training is sized at ${train} tokens per sample, serving at ${m.kv_cache.tokens} tokens per sequence.`,
     "",
-    `- Full fine-tune, batch 1 at ${train} tokens: ${formatGb(full)} (${formatGb(m.full_finetune.bytes)} with the LM-head logits)`,
-    `- LoRA r=16, batch 1 at ${train} tokens: ${formatGb(lora)} (${formatGb(m.lora.bytes)} with the logits); ${int(m.lora_params)} adapter parameters`,
+    `- Full fine-tune, batch 1 at ${train} tokens: ${formatGb(full)}${withLogits(m.full_finetune.bytes, full)}`,
+    `- LoRA r=16, batch 1 at ${train} tokens: ${formatGb(lora)}${withLogits(m.lora.bytes, lora)}; ${int(m.lora_params)} adapter parameters`,
     `- Serve: bf16 weights: ${formatGb(m.serve.bytes)}`,
     `- Serve: KV cache, ${m.kv_cache.tokens} tokens: ${formatGb(m.kv_cache.bytes)}`,
     "",
