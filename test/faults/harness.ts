@@ -192,8 +192,11 @@ export async function outcomeOf(sql: pg.Client): Promise<Outcome> {
     `select o.name, r.sha, r.status, r.force_pushed_away from revisions r join repos o on o.id = r.repo_id order by o.name, r.seq`,
   );
   const revisions: Record<string, string[]> = {};
-  for (const r of revs.rows)
-    (revisions[r.name] ??= []).push(`${r.sha.slice(0, 8)}:${r.status}${r.force_pushed_away ? ":gone" : ""}`);
+  for (const r of revs.rows) {
+    const list = revisions[r.name] ?? [];
+    list.push(`${r.sha.slice(0, 8)}:${r.status}${r.force_pushed_away ? ":gone" : ""}`);
+    revisions[r.name] = list;
+  }
   const adv = await sql.query(
     `select o.name, a.introduced_sha, a.fixed_sha, a.status from advisories a join repos o on o.id = a.repo_id
      order by o.name, a.introduced_sha`,
