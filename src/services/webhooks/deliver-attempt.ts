@@ -79,9 +79,10 @@ export async function deliverWebhookAttempt(
   return "retry";
 }
 
-/** Standard Webhooks' recommended body `{type, timestamp, data}`; payloads already in that shape pass as-is. */
+/** Standard Webhooks' recommended body `{type, timestamp, data}`, from `{type, data}` payloads or bare data. */
 function envelope(event: { type: string; payload: Record<string, unknown>; createdAt: Date }) {
   const p = event.payload;
-  if (p.type === event.type && typeof p.timestamp === "string" && "data" in p) return p;
-  return { type: event.type, timestamp: event.createdAt.toISOString(), data: p };
+  const timestamp = typeof p.timestamp === "string" ? p.timestamp : event.createdAt.toISOString();
+  if (p.type === event.type && "data" in p) return { type: event.type, timestamp, data: p.data };
+  return { type: event.type, timestamp, data: p };
 }
