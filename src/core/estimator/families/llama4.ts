@@ -8,7 +8,7 @@
  * a pixel-shuffle adapter MLP (fc1 I -> projector_input_dim, fc2 out -> out, no bias) and the
  * multi_modal_projector (vision_output_dim -> text hidden, no bias).
  */
-import type { ConfigView } from "../config-view.ts";
+import { type ConfigView, configView } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import { fullKv, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, node } from "./moe-parts.ts";
@@ -69,6 +69,21 @@ function llama4Vision(v: ConfigView, textHidden: number) {
   });
 }
 
+/** The vision_config Llama-4-Scout and Llama-4-Maverick publish (architecture keys only). */
+const PUBLISHED_VISION = {
+  hidden_size: 1408,
+  image_size: 336,
+  intermediate_size: 5632,
+  num_attention_heads: 16,
+  num_channels: 3,
+  num_hidden_layers: 34,
+  patch_size: 14,
+  pixel_shuffle_ratio: 0.5,
+  projector_input_dim: 4096,
+  projector_output_dim: 4096,
+  vision_output_dim: 4096,
+};
+
 function llama4Layers(t: ConfigView, d: TextDims): LayerSpec[] {
   const bias = t.bool("attention_bias", false);
   const attn = gqaAttention({
@@ -116,14 +131,17 @@ export function readLlama4(cfg: ConfigView): ModelReading {
   const d = textDims(t);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", false));
   const text = textTower(d, llama4Layers(t, d), tied);
-  const v = cfg.optSub("vision_config");
   const warnings = [
     "llama4: chunked-attention layers are entered as sliding windows of attention_chunk_size",
   ];
+  let v = cfg.optSub("vision_config");
   const arch = cfg.optArray("architectures") ?? [];
   if (!v && arch.some((a) => typeof a === "string" && a.includes("ConditionalGeneration"))) {
+    // A Llama4ForConditionalGeneration checkpoint always carries the vision tower; Scout and
+    // Maverick publish the same one (transformers' own defaults differ from it, so not those).
+    v = configView(PUBLISHED_VISION, "vision_config(assumed)");
     warnings.push(
-      "llama4: a multimodal architecture without vision_config: the vision tower and projector are not reconstructed",
+      "llama4: multimodal architecture without vision_config: assumed the vision tower Llama 4 Scout and Maverick publish (1408 wide, 34 layers, patch 14 at 336 px, projector 4096)",
     );
   }
   const towers = v ? [llama4Vision(v, d.hidden), text] : [text];

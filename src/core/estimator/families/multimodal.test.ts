@@ -93,10 +93,13 @@ describe("llama4: interleaved dense/MoE text, vision tower + projector", () => {
     expect(r.kvLayers.filter((k) => k.kind === "sliding" && k.window === 8192)).toHaveLength(36);
   });
 
-  it("Scout's abridged config has no vision_config: text only, with a warning", () => {
+  it("Scout's abridged config has no vision_config: the published Llama 4 vision tower is assumed, with a warning", () => {
     const r = read(fixture("meta-llama__Llama-4-Scout-17B-16E-Instruct").config);
-    expect(r.towers.map((t) => t.name)).toEqual(["text"]);
-    expect(r.warnings.join(" ")).toMatch(/vision tower/);
+    expect(r.towers.map((t) => t.name)).toEqual(["vision", "text"]);
+    expect(r.warnings.join(" ")).toMatch(/assumed the vision tower/);
+    // the same tower Maverick's config spells out
+    expect(countParams(r).towers.vision).toBe(871_932_416);
+    expect(countParams(r).total).toBe(107_769_861_120 + 871_932_416);
   });
 });
 
