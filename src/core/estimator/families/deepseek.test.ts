@@ -59,7 +59,11 @@ describe("deepseek_v3 / deepseek_v32: MLA + DeepSeek-MoE + MTP, fp8", () => {
     expect(text.nodes).toHaveLength(2 + 61 * 6 + 2);
     expect(text.nodes.find((n) => n.name === "FFN_3")?.type).toBe("SwiGLU");
     expect(text.nodes.find((n) => n.name === "MoE_4")?.type).toBe("MoE");
-    expect(text.nodes.find((n) => n.name === "Attention_1")?.type).toBe("MLA");
+    const mla = text.nodes.find((n) => n.name === "Attention_1")!;
+    expect(mla.type).toBe("MLA");
+    // bf16: q latent + normed (2 x 1536), q (128 x 192), kv latent + normed (2 x 576),
+    // expanded k/v (128 x (192 + 128)), attention output (128 x 128)
+    expect(mla.actBytesPerToken).toBe(2 * (2 * 1536 + 128 * 192 + 2 * 576 + 128 * 320 + 128 * 128));
     expect(r.kvLayers).toHaveLength(61);
     expect(r.kvLayers.every((k) => k.kind === "mla" && k.bytesPerToken === (512 + 64) * 2)).toBe(true);
     expect(r.towers.find((t) => t.name === "mtp")?.nodes).toHaveLength(1);

@@ -48,9 +48,10 @@ export function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): 
     lin(m.heads * m.v, m.hidden),
   );
   let params = linParams(linears) + m.qLora + m.kvLora;
-  // Saved: input, q latent (+normed), q, kv latent (+normed), expanded k/v, attention output.
+  // Saved (the normed input is the norm node's): q latent (+normed), q, kv latent (+normed),
+  // expanded k and v, attention output.
   const actElems =
-    m.hidden + 2 * m.qLora + m.heads * qk + 2 * (m.kvLora + m.rope) + m.heads * (qk + m.v) + m.heads * m.v;
+    2 * m.qLora + m.heads * qk + 2 * (m.kvLora + m.rope) + m.heads * (qk + m.v) + m.heads * m.v;
   let type = "MLA";
   if (indexer) {
     const idx = [
