@@ -27,6 +27,9 @@ export function badgeRoutes(deps: AppDeps) {
           const etag = badge.etag ? quoteEtag(`${badge.etag}-j`.replaceAll('"', "")) : strongEtag(body);
           return sendCached(req, reply, { ...base, body, etag, type: "application/json; charset=utf-8" });
         }
+        // Opened directly, an SVG is a document: no scripts, no external loads.
+        reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
+        reply.header("x-content-type-options", "nosniff");
         const body = badgeSvg(badge);
         const etag = badge.etag ? quoteEtag(`${badge.etag}-s`.replaceAll('"', "")) : strongEtag(body);
         return sendCached(req, reply, { ...base, body, etag, type: "image/svg+xml; charset=utf-8" });
