@@ -55,6 +55,14 @@ describe("qwen3_vl / qwen3_vl_moe: vision tower with deepstack mergers", () => {
     expect(r.towers[1]!.nodes[1]).toMatchObject({ name: "RoPE", shape: [262144, 2048] });
     expect(r.tiedEmbedding).toBe(true);
   });
+
+  it("a text layer stores the spec's SwiGLU activations: 2 x (4h + 2q + 2kv + 4I) bytes per token", () => {
+    const r = read(fixture("Qwen__Qwen3-VL-2B-Instruct").config);
+    const layer = r.towers[1]!.nodes.filter((n) => n.layer === 1);
+    expect(layer).toHaveLength(6);
+    const sum = layer.reduce((s, n) => s + n.actBytesPerToken, 0);
+    expect(sum).toBe(2 * (4 * 2048 + 2 * 2048 + 2 * 1024 + 4 * 6144));
+  });
 });
 
 describe("qwen3_asr: thinker audio encoder + Qwen3 text decoder (seed 000)", () => {
