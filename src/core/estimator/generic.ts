@@ -5,6 +5,7 @@
 import { type ConfigView, divisible } from "./config-view.ts";
 import {
   asHead,
+  at,
   attention,
   decoderReading,
   embedding,
@@ -12,6 +13,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   preNormLayer,
   swiglu,
 } from "./families/blocks.ts";
@@ -40,11 +42,11 @@ export function readGeneric(cfg: ConfigView): ModelReading {
   const vocab = pick(cfg, ["vocab_size"], warnings);
   const context = cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null;
   const tied = cfg.bool("tie_word_embeddings", true);
-  const p: Place = { seq: context ?? 2048 };
+  const p: Place = place(context ?? 2048);
   const nodes: StructureNode[] = [embedding(p, vocab, hidden)];
   const spec = { hidden, heads, kvHeads, headDim, qkvBias: false, oBias: false };
   for (let i = 1; i <= layers; i++) {
-    const q = { ...p, layer: i };
+    const q = at(p, i);
     nodes.push(
       ...preNormLayer(
         p,

@@ -1,7 +1,7 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import { asHead, embedding, lmHead, norm, type Place, positionEmbedding } from "./blocks.ts";
+import { asHead, embedding, lmHead, norm, type Place, place, positionEmbedding } from "./blocks.ts";
 import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 /**
@@ -31,7 +31,7 @@ export function readBart(cfg: ConfigView): ModelReading {
   };
   const enc = layer(encHeads, "encoder_ffn_dim");
   const dec = layer(decHeads, "decoder_ffn_dim");
-  const p: Place = { seq: positions, prefix: "encoder" };
+  const p: Place = place(positions, "encoder");
   const encoder: StructureNode[] = [
     embedding(p, vocab, d),
     positionEmbedding(p, positions + 2, d),
@@ -39,7 +39,7 @@ export function readBart(cfg: ConfigView): ModelReading {
   ];
   for (let i = 1; i <= encLayers; i++) encoder.push(...encoderLayer(p, i, enc));
   if (finalNorm) encoder.push(norm(p, "LayerNorm_out", "LayerNorm", d));
-  const q: Place = { seq: positions, prefix: "decoder" };
+  const q: Place = place(positions, "decoder");
   const sharedEmb = { ...embedding(q, vocab, d), tiedTo: "encoder.Embedding" };
   const decoder: StructureNode[] = [
     sharedEmb,

@@ -11,6 +11,16 @@ const BF16 = 2;
 /** Where the nodes sit: display sequence length, node-name prefix (for multi-tower models), layer index. */
 export type Place = { seq: number; prefix?: string; layer?: number };
 
+/** A place for a tower (always all three keys: one object shape keeps node building fast in V8). */
+export function place(seq: number, prefix?: string): Place {
+  return { seq, prefix, layer: undefined };
+}
+
+/** The same place at `layer` (use instead of `{ ...p, layer }`: object spread is slow on this hot path). */
+export function at(p: Place, layer: number | undefined): Place {
+  return { seq: p.seq, prefix: p.prefix, layer };
+}
+
 function nm(p: Place, name: string): string {
   return p.prefix ? `${p.prefix}.${name}` : name;
 }
@@ -197,7 +207,7 @@ export function preNormLayer(
   attn: StructureNode,
   mlp: StructureNode,
 ): StructureNode[] {
-  const q: Place = { seq: p.seq, prefix: p.prefix, layer: i };
+  const q = at(p, i);
   attn.layer = i;
   mlp.layer = i;
   return [

@@ -4,6 +4,7 @@ import type { ModelReading, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
+  at,
   attention,
   embedding,
   geluMlp,
@@ -11,6 +12,7 @@ import {
   node,
   norm,
   type Place,
+  place,
   positionEmbedding,
 } from "./blocks.ts";
 
@@ -27,7 +29,7 @@ function layers(p: Place, v: ConfigView, hidden: number): StructureNode[] {
   const inter = v.int("intermediate_size");
   const out: StructureNode[] = [];
   for (let i = 1, n = v.int("num_hidden_layers", { max: 10_000 }); i <= n; i++) {
-    const q: Place = { ...p, layer: i };
+    const q: Place = at(p, i);
     out.push(
       norm(q, `LayerNorm_${i}_1`, "LayerNorm", hidden),
       attention(q, `Attention_${i}`, spec),
@@ -52,7 +54,7 @@ export function readClip(cfg: ConfigView): ModelReading {
   const th = t.int("hidden_size");
   const vocab = t.int("vocab_size");
   const tpos = t.optInt("max_position_embeddings", 77);
-  const tp: Place = { seq: tpos, prefix: "text" };
+  const tp: Place = place(tpos, "text");
   const text: StructureNode[] = [
     embedding(tp, vocab, th),
     positionEmbedding(tp, tpos, th),
@@ -70,7 +72,7 @@ export function readClip(cfg: ConfigView): ModelReading {
   const channels = v.optInt("num_channels", 3);
   const side = Math.floor(image / patch);
   const positions = side * side + 1;
-  const vp: Place = { seq: positions, prefix: "vision" };
+  const vp: Place = place(positions, "vision");
   const patchEmb = node(
     vp,
     "PatchEmbedding",

@@ -7,6 +7,7 @@ import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import {
   type AttentionSpec,
   asHead,
+  at,
   attention,
   decoderReading,
   embedding,
@@ -15,6 +16,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   preNormLayer,
   rope,
   swiglu,
@@ -92,7 +94,7 @@ export function denseDecoderNodes(
   };
   const body: StructureNode[] = [embedding(p, d.vocab, d.hidden), rope(p, d.hidden)];
   for (let i = 1; i <= d.layers; i++) {
-    const q: Place = { ...p, layer: i };
+    const q: Place = at(p, i);
     body.push(
       ...preNormLayer(
         p,
@@ -115,7 +117,7 @@ export function denseDecoderNodes(
 export function readDenseDecoder(cfg: ConfigView, o: DenseOptions): ModelReading {
   const d = decoderDims(cfg);
   const tied = cfg.bool("tie_word_embeddings", o.tieDefault);
-  const { body, head } = denseDecoderNodes({ seq: d.context ?? 2048 }, d, o, tied);
+  const { body, head } = denseDecoderNodes(place(d.context ?? 2048), d, o, tied);
   return decoderReading({
     family: o.family,
     modelType: cfg.optStr("model_type") ?? o.family,

@@ -8,6 +8,7 @@ import type { ModelReading, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
+  at,
   attention,
   embedding,
   geluMlp,
@@ -15,6 +16,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   positionEmbedding,
 } from "./blocks.ts";
 
@@ -84,13 +86,13 @@ export function readEncoder(cfg: ConfigView, o: EncoderOptions): ModelReading {
   const positions = cfg.int("max_position_embeddings");
   const typeVocab = cfg.optInt("type_vocab_size", 2, { min: 0, max: 1_000_000 });
   const context = Math.max(1, positions - o.positionOffset);
-  const p: Place = { seq: context };
+  const p: Place = place(context);
   const nodes: StructureNode[] = [embedding(p, vocab, h), positionEmbedding(p, positions, h)];
   if (typeVocab > 0) nodes.push(positionEmbedding(p, typeVocab, h, "TokenTypeEmbedding"));
   nodes.push(norm(p, "LayerNorm_emb", "LayerNorm", h));
   const spec = { hidden: h, heads, kvHeads: heads, headDim, qkvBias: true, oBias: true };
   for (let i = 1; i <= layers; i++) {
-    const q: Place = { ...p, layer: i };
+    const q: Place = at(p, i);
     nodes.push(
       attention(q, `Attention_${i}`, spec),
       add(q, `Add_${i}_attn`, h),

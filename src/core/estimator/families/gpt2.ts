@@ -4,6 +4,7 @@ import type { ModelReading, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
+  at,
   attention,
   decoderReading,
   embedding,
@@ -12,6 +13,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   positionEmbedding,
 } from "./blocks.ts";
 
@@ -28,11 +30,11 @@ export function readGpt2(cfg: ConfigView): ModelReading {
   const vocab = cfg.int("vocab_size");
   const positions = cfg.int("n_positions");
   const tied = cfg.bool("tie_word_embeddings", true);
-  const p: Place = { seq: positions };
+  const p: Place = place(positions);
   const nodes: StructureNode[] = [embedding(p, vocab, h), positionEmbedding(p, positions, h)];
   const spec = { hidden: h, heads, kvHeads: heads, headDim, qkvBias: true, oBias: true, fused: true };
   for (let i = 1; i <= layers; i++) {
-    const q: Place = { ...p, layer: i };
+    const q: Place = at(p, i);
     nodes.push(
       norm(q, `LayerNorm_${i}_1`, "LayerNorm", h),
       attention(q, `Attention_${i}`, spec),

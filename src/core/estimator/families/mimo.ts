@@ -7,6 +7,7 @@ import {
   linear,
   norm,
   type Place,
+  place,
   preNormLayer,
   swiglu,
 } from "./blocks.ts";
@@ -31,7 +32,7 @@ const QWEN2_LIKE: DenseOptions = {
 /** MTP layer k: token and hidden norms, input_proj (2h -> h), a Qwen2 layer, final norm. */
 function mtpLayer(p: Place, d: DecoderDims, k: number): StructureNode[] {
   const i = d.layers + k;
-  const q: Place = { seq: p.seq, layer: i, prefix: `MTP_${k}` };
+  const q: Place = { seq: p.seq, prefix: `MTP_${k}`, layer: i };
   const spec = {
     hidden: d.hidden,
     heads: d.heads,
@@ -64,7 +65,7 @@ export function readMimo(cfg: ConfigView): ModelReading {
   const d = decoderDims(cfg);
   const mtp = cfg.optInt("num_nextn_predict_layers", 0, { min: 0, max: 100 });
   const tied = cfg.bool("tie_word_embeddings", false);
-  const p: Place = { seq: d.context ?? 2048 };
+  const p: Place = place(d.context ?? 2048);
   const { body, head } = denseDecoderNodes(p, d, QWEN2_LIKE, tied);
   const extra: StructureNode[] = [];
   for (let k = 1; k <= mtp; k++) extra.push(...mtpLayer(p, d, k));

@@ -4,6 +4,7 @@ import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
+  at,
   attention,
   decoderReading,
   embedding,
@@ -12,6 +13,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   rope,
   swiglu,
 } from "./blocks.ts";
@@ -82,11 +84,11 @@ export function readNemotronNas(cfg: ConfigView): ModelReading {
       `${blocks.length} entries but num_hidden_layers is ${String(cfg.raw.num_hidden_layers)}`,
     );
   }
-  const p: Place = { seq: context ?? 2048 };
+  const p: Place = place(context ?? 2048);
   const nodes: StructureNode[] = [embedding(p, vocab, h), rope(p, h)];
   const kvLayers: KvLayer[] = [];
   blocks.forEach((b, idx) => {
-    nodes.push(...blockNodes({ ...p, layer: idx + 1 }, b, { h, heads, headDim }, kvLayers));
+    nodes.push(...blockNodes(at(p, idx + 1), b, { h, heads, headDim }, kvLayers));
   });
   nodes.push(
     ...asHead([norm(p, "RMSNorm_out", "RMSNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),

@@ -3,6 +3,7 @@ import type { ModelReading, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
+  at,
   attention,
   decoderReading,
   embedding,
@@ -11,6 +12,7 @@ import {
   lmHead,
   norm,
   type Place,
+  place,
   rope,
 } from "./blocks.ts";
 import { decoderDims } from "./dense-decoder.ts";
@@ -23,7 +25,7 @@ export function readPhi(cfg: ConfigView): ModelReading {
   const d = decoderDims(cfg);
   const qkLn = cfg.bool("qk_layernorm", false);
   const tied = cfg.bool("tie_word_embeddings", false);
-  const p: Place = { seq: d.context ?? 2048 };
+  const p: Place = place(d.context ?? 2048);
   const spec = {
     hidden: d.hidden,
     heads: d.heads,
@@ -34,7 +36,7 @@ export function readPhi(cfg: ConfigView): ModelReading {
   };
   const nodes: StructureNode[] = [embedding(p, d.vocab, d.hidden), rope(p, d.hidden)];
   for (let i = 1; i <= d.layers; i++) {
-    const q: Place = { ...p, layer: i };
+    const q: Place = at(p, i);
     const attn = attention(q, `Attention_${i}`, spec);
     if (qkLn) attn.params += 4 * d.headDim; // q_layernorm and k_layernorm, weight + bias each
     const mlp = geluMlp(q, `FFN_${i}`, d.hidden, d.inter);

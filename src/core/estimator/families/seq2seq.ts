@@ -6,6 +6,7 @@ import type { ModelReading, StructureNode, TowerRole } from "../types.ts";
 import {
   type AttentionSpec,
   add,
+  at,
   attention,
   crossAttention,
   geluMlp,
@@ -26,7 +27,7 @@ export type Seq2SeqLayer = {
 
 /** One encoder layer (i is 1-based). */
 export function encoderLayer(p: Place, i: number, l: Seq2SeqLayer): StructureNode[] {
-  const q: Place = { ...p, layer: i };
+  const q: Place = at(p, i);
   const attn = attention(q, `Attention_${i}`, l.self);
   attn.params += l.attnParamAdjust;
   const ln1 = norm(q, `LayerNorm_${i}_1`, "LayerNorm", l.hidden);
@@ -39,7 +40,7 @@ export function encoderLayer(p: Place, i: number, l: Seq2SeqLayer): StructureNod
 
 /** One decoder layer with cross-attention over `encoderSeq` positions. */
 export function decoderLayer(p: Place, i: number, l: Seq2SeqLayer, encoderSeq: number): StructureNode[] {
-  const q: Place = { ...p, layer: i };
+  const q: Place = at(p, i);
   const self = attention(q, `SelfAttention_${i}`, l.self);
   self.params += l.attnParamAdjust;
   const cross = crossAttention(q, `CrossAttention_${i}`, l.self, encoderSeq);

@@ -1,7 +1,7 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import { asHead, embedding, lmHead, node, norm, type Place, positionEmbedding } from "./blocks.ts";
+import { asHead, embedding, lmHead, node, norm, type Place, place, positionEmbedding } from "./blocks.ts";
 import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 const BF16 = 2;
@@ -15,10 +15,10 @@ function encoderNodes(
   l: Seq2SeqLayer,
 ): StructureNode[] {
   const frames = 2 * source;
-  const p: Place = { seq: source, prefix: "encoder" };
+  const p: Place = place(source, "encoder");
   // Per encoder position: conv1 runs on two frames (output + GELU each), conv2 on one.
   const conv1 = node(
-    { ...p, seq: frames },
+    { seq: frames, prefix: p.prefix, layer: p.layer },
     "Conv1",
     "Conv1d k3 + GELU",
     d,
@@ -67,7 +67,7 @@ export function readWhisper(cfg: ConfigView): ModelReading {
   const enc = layer(encHeads, "encoder_ffn_dim", "encoder_attention_heads");
   const dec = layer(decHeads, "decoder_ffn_dim", "decoder_attention_heads");
   const encoder = encoderNodes(d, mel, source, encLayers, enc);
-  const q: Place = { seq: target, prefix: "decoder" };
+  const q: Place = place(target, "decoder");
   const decoder: StructureNode[] = [embedding(q, vocab, d), positionEmbedding(q, target, d)];
   for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, source));
   decoder.push(
