@@ -29,7 +29,7 @@ export async function startServer(
     publicUrl: config.PUBLIC_URL,
     hubWebhookSecret: config.HUB_WEBHOOK_SECRET,
     allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
-    logger: opts.log ? { level: config.LOG_LEVEL } : false,
+    log: opts.log,
   });
   const address = await app.listen({ host: opts.host ?? config.HOST, port: opts.port ?? config.PORT });
   return { url: config.PUBLIC_URL ?? address, close: () => app.close() };

@@ -11,7 +11,7 @@ import { pageRoutes } from "./routes/pages.ts";
 /** Builds the HTTP app (no listen): OSV API and feed, badges, history pages, admin API, Hub webhook. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.log ? { loggerInstance: deps.log } : { logger: false }),
     bodyLimit: 1024 * 1024,
     // Percent-encoded dots and slashes must not turn into path segments we then trust.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

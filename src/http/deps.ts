@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/types.ts";
 import type { Enqueue } from "../queue/types.ts";
 
@@ -14,8 +15,8 @@ export type AppDeps = {
   allowPrivateTargets?: boolean;
   /** Per-IP limit on public routes; false turns it off (benchmarks). Default 600 per minute. */
   rateLimit?: { max: number; timeWindowMs: number } | false;
-  /** Fastify logger option; default off. */
-  logger?: boolean | object;
+  /** A pino logger to log requests and errors with; default no logging. */
+  log?: FastifyBaseLogger;
   /** How long a badge read from the store is reused in this process (ms); default 5 s, 0 = always read. */
   badgeCacheMs?: number;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
