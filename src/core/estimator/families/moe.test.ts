@@ -75,6 +75,15 @@ describe("routed-MoE decoders: structure", () => {
     expect(moe.actBytesPerToken).toBe(2 * (128 + 8 * (2048 + 4 * 768)));
   });
 
+  it("qwen3_moe: mlp_only_layers are dense SwiGLU; a missing MoE key is named", () => {
+    const { config } = fixture("Qwen__Qwen3-30B-A3B");
+    const r = read({ ...config, mlp_only_layers: [0, 1] });
+    const text = r.towers[0]!;
+    expect(text.nodes.find((n) => n.name === "FFN_1")?.type).toBe("SwiGLU");
+    expect(text.nodes.find((n) => n.name === "MoE_3")?.type).toBe("MoE");
+    expect(() => read({ ...config, moe_intermediate_size: null })).toThrow(/moe_intermediate_size/);
+  });
+
   it("mixtral (no truth in the fixtures): 8x7B reads as 46.7B", () => {
     const e = estimate(fixture("mistralai__Mixtral-8x7B-v0.1").config);
     expect(e.params.total).toBe(46_702_792_704);

@@ -50,16 +50,20 @@ export function qwen3MoeLayers(cfg: ConfigView, d: TextDims): LayerSpec[] {
     bias: cfg.bool("attention_bias", false),
     qkNorm: [d.headDim, d.headDim],
   });
-  const moe = moeBlock({
-    hidden: d.hidden,
-    experts: cfg.optInt("num_experts", 1, { min: 0 }),
-    topK: cfg.optInt("num_experts_per_tok", 1),
-    expertInter: cfg.int("moe_intermediate_size"),
-  });
-  const dense = cfg.has("intermediate_size") ? gatedMlp(d.hidden, cfg.int("intermediate_size")) : moe;
-  return Array.from({ length: d.layers }, (_, i) => ({
+  // Dense layers (mlp_only_layers, off the sparse step) need intermediate_size, sparse ones the MoE keys.
+  const sparse = Array.from({ length: d.layers }, (_, i) => qwen3MoeIsSparse(cfg, i));
+  const moe = sparse.some(Boolean)
+    ? moeBlock({
+        hidden: d.hidden,
+        experts: cfg.int("num_experts"),
+        topK: cfg.int("num_experts_per_tok"),
+        expertInter: cfg.int("moe_intermediate_size"),
+      })
+    : null;
+  const dense = sparse.every(Boolean) ? null : gatedMlp(d.hidden, cfg.int("intermediate_size"));
+  return sparse.map((isSparse) => ({
     mixer: attn,
-    ffn: qwen3MoeIsSparse(cfg, i) ? moe : dense,
+    ffn: (isSparse ? moe : dense)!,
     norm1: d.hidden,
     norm2: d.hidden,
   }));
