@@ -2,7 +2,7 @@ import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
 import { createDatabase, type DatabaseOptions } from "../db/client.ts";
 import { migrateDatabase } from "../db/migrate.ts";
-import type { DbKind } from "../db/types.ts";
+import type { Db, DbKind } from "../db/types.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
@@ -43,16 +43,26 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     await handle.close();
     throw err;
   }
+  const { services, hub } = servicesFor(config, handle.db, opts);
+  return { services, kind: handle.kind, hub, close: () => handle.close() };
+}
+
+/** The services bag over an open store (tests pass their own database handle). */
+export function servicesFor(
+  config: Config,
+  db: Db,
+  opts: Pick<BootOptions, "hubUrl" | "log"> = {},
+): { services: PipelineServices; hub: HubClient } {
   const hub = createHubClient({ hubUrl: opts.hubUrl ?? config.HF_ENDPOINT, accessToken: config.HF_TOKEN });
   const services: PipelineServices = {
     config,
-    db: handle.db,
+    db,
     hub: hubPortFrom(hub),
     log: opts.log ?? createLogger(config),
     now: () => new Date(),
     fetch: globalThis.fetch,
   };
-  return { services, kind: handle.kind, hub, close: () => handle.close() };
+  return { services, hub };
 }
 
 /** Distributed mode needs both a shared store and a shared queue. */

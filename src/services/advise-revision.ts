@@ -8,12 +8,17 @@ import type { Tx } from "../db/types.ts";
 import {
   closeAdvisory,
   getAdvisory,
+  listAdvisoriesByRepo,
   listOpenAdvisories,
   openAdvisory,
 } from "../repositories/advisories.repository.ts";
 import { upsertBadge } from "../repositories/badges.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
-import { markRevisionDone, type Revision } from "../repositories/revisions.repository.ts";
+import {
+  listRevisionsByRepo,
+  markRevisionDone,
+  type Revision,
+} from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
 import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
@@ -44,11 +49,14 @@ export async function adviseRevision(
   return withTransaction(s.db, async (tx) => {
     const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [] };
     if (estimate) {
-      const open = (await listOpenAdvisories(tx, repo.id)).map((a) => ({
-        id: a.id,
-        introduced: a.introducedSha,
-        baseline: factsOf(a.record).baseline,
-      }));
+      // The advisories open just before this revision: introduced earlier, not fixed earlier. So that
+      // reprocessing an old revision plans exactly what the first run planned.
+      const seqs = new Map((await listRevisionsByRepo(tx, repo.id)).map((r) => [r.sha, r.seq]));
+      const seq = (sha: string | null) =>
+        sha === null ? Number.POSITIVE_INFINITY : (seqs.get(sha) ?? Number.POSITIVE_INFINITY);
+      const open = (await listAdvisoriesByRepo(tx, repo.id))
+        .filter((a) => seq(a.introducedSha) < revision.seq && seq(a.fixedSha) >= revision.seq)
+        .map((a) => ({ id: a.id, introduced: a.introducedSha, baseline: factsOf(a.record).baseline }));
       const state = estimateState(estimate as AdviseEstimate);
       const { actions } = planAdvisory({ open, changes, revision: revision.sha, parent, state });
       for (const action of actions) await apply(tx, repo, action, now, outcome);

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobs } from "../../jobs/index.ts";
+import { validateEndpointBadge } from "../../src/core/badge/validate.ts";
+import { validateOsvRecord } from "../../src/core/osv/validate.ts";
+import { schema } from "../../src/db/index.ts";
+import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import { realConfig, weights } from "../../src/replay-hub/fixtures/builder.ts";
+import { MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { getRepoByName } from "../../src/repositories/repos.repository.ts";
+import { getRevisionBySha, markRevisionPending } from "../../src/repositories/revisions.repository.ts";
+import { advanceRepo } from "../../src/services/advance-repo.ts";
+import type { PipelineServices } from "../../src/services/deps.ts";
+import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
+import {
+  dumpStore,
+  FORCE_PUSH_REPO,
+  GATED_REPO,
+  pipelineServices,
+  requestsDuring,
+  watchFixtures,
+} from "./harness.ts";
+
+// Embedded mode: PGlite and the in-process runner with the real job registry, against the replay hub.
+describe("pipeline, embedded (PGlite + in-process runner)", () => {
+  let hub: ReplayHub;
+  let store: TestDatabase;
+  let s: PipelineServices;
+  let runner: InProcessRunner;
+  let watched: string[];
+
+  async function pollAll(): Promise<void> {
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+  }
+
+  beforeAll(async () => {
+    hub = await startReplayHub();
+    store = await freshPgliteDatabase();
+    s = pipelineServices(store.db, hub).services;
+    runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
+    await runner.start();
+    watched = await watchFixtures(s, hub);
+    await pollAll();
+  }, 120_000);
+
+  afterAll(async () => {
+    await runner?.close();
+    await store?.close();
+    await hub?.close();
+  });
+
+  it("processes every revision: done, failed with a reason, or (gated) pending", async () => {
+    expect(runner.failures).toEqual([]);
+    const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r]));
+    const revisions = await s.db.select().from(schema.revisions);
+    const byStatus = (name: string) => {
+      const rows = revisions.filter((r) => repos.get(r.repoId)?.name === name);
+      return {
+        done: rows.filter((r) => r.status === "done").length,
+        failed: rows.filter((r) => r.status === "failed").length,
+      };
+    };
+    for (const name of hub.repoIds().filter((n) => n !== GATED_REPO)) {
+      const { done, failed } = byStatus(name);
+      expect(done + failed, name).toBe(hub.history(name).length);
+    }
+    const failed = revisions.filter((r) => r.status === "failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.error).toMatch(/^bad_config: config\.json: not valid JSON/);
+    const status = Object.fromEntries([...repos.values()].map((r) => [r.name, r.status]));
+    expect(status[GATED_REPO]).toBe("gated");
+    expect(status[MISSING_REPO_ID]).toBe("not_found");
+    const kinds = (await s.db.select().from(schema.findings)).map((f) => f.kind).sort();
+    expect(kinds).toEqual(["bad_config", "gated", "not_found"]);
+  });
+
+  it("opens and closes advisories from upstream changes, every record schema-valid", async () => {
+    const advisories = await s.db.select().from(schema.advisories);
+    const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r.name]));
+    const summary = advisories.map((a) => `${repos.get(a.repoId)} ${a.status}`).sort();
+    expect(summary).toEqual([
+      "Qwen/Qwen3-0.6B closed", // tied embedding stored twice, then dropped
+      "Qwen/Qwen3-0.6B open", // ... and stored twice again
+      "Qwen/Qwen3-1.7B closed", // 32 layers, reverted to 28
+      "Qwen/Qwen3-4B-Instruct-2507 open", // 48 layers: full fine-tune no longer fits
+      "openai-community/gpt2 open", // vocabulary padded
+    ]);
+    for (const a of advisories) {
+      expect(validateOsvRecord(a.record).errors, a.id).toEqual([]);
+      expect(a.id).toMatch(/^x_HUBWATCH-\d{4}-\d{4}$/);
+    }
+    for (const b of await s.db.select().from(schema.badges))
+      expect(validateEndpointBadge(b.json).errors).toEqual([]);
+  });
+
+  it("tells a template change that alters prompts from one that does not", async () => {
+    const changes = await s.db.select().from(schema.changes);
+    const templates = changes.filter((c) => c.category === "chat_template" && c.kind === "modified");
+    expect(templates.length).toBeGreaterThan(0);
+    expect(templates.every((c) => typeof c.promptChanged === "boolean")).toBe(true);
+    expect(changes.some((c) => c.category === "tokenizer" && /added token/.test(c.summary))).toBe(true);
+    expect(changes.some((c) => c.path === "generation_config.json" && c.kind === "removed")).toBe(true);
+  });
+
+  it("a poll with nothing new costs exactly one Hub request per repo", async () => {
+    const { requests } = await requestsDuring(hub, pollAll);
+    expect(requests).toHaveLength(watched.length);
+    expect(requests.every((r) => r.route === "commits")).toBe(true);
+    expect(new Set(requests.map((r) => r.repo)).size).toBe(watched.length);
+  });
+
+  it("a new revision fetches only the changed files, and weights only by header range reads", async () => {
+    const { config } = realConfig("openai-community__gpt2");
+    const grown = { ...config, vocab_size: 50432 };
+    hub.addCommit("openai-community/gpt2", {
+      title: "Grow vocabulary",
+      date: "2024-05-01T10:00:00Z",
+      changes: { "config.json": { kind: "text", text: JSON.stringify(grown, null, 2) }, ...weights(grown) },
+    });
+    const { requests } = await requestsDuring(hub, pollAll);
+    const gpt2 = requests.filter((r) => r.repo === "openai-community/gpt2");
+    const files = gpt2.filter((r) => r.route === "resolve" || r.route === "raw");
+    const paths = new Set(
+      files.map((r) => decodeURIComponent(r.path.split("?")[0]!.split("/").slice(5).join("/"))),
+    );
+    expect([...paths].sort()).toEqual(["config.json", "model.safetensors"]);
+    for (const r of files.filter((f) => f.path.includes(".safetensors"))) {
+      expect(r.range, r.path).toMatch(/^bytes=\d+-\d+$/);
+      expect(r.bytes).toBeLessThan(1_000_000);
+    }
+    expect(gpt2.filter((r) => r.route === "commits")).toHaveLength(1);
+    expect(gpt2.filter((r) => r.route === "tree")).toHaveLength(1);
+    expect(requests.length - gpt2.length).toBe(watched.length - 1);
+  });
+
+  it("records a force-push, flags the revisions gone upstream, and processes the new head", async () => {
+    const head = hub.forcePush(FORCE_PUSH_REPO);
+    await pollAll();
+    expect(runner.failures).toEqual([]);
+    const repo = (await getRepoByName(s.db, FORCE_PUSH_REPO))!;
+    expect(repo.lastSeenSha).toBe(head);
+    expect((await getRevisionBySha(s.db, repo.id, head))?.status).toBe("done");
+    const revisions = (await s.db.select().from(schema.revisions)).filter((r) => r.repoId === repo.id);
+    expect(revisions.filter((r) => r.forcePushedAway)).toHaveLength(1);
+    const findings = (await s.db.select().from(schema.findings)).filter((f) => f.repoId === repo.id);
+    expect(findings.map((f) => f.kind)).toEqual(["force_push"]);
+  });
+
+  it("re-running processed revisions leaves one of everything", async () => {
+    const before = await dumpStore(s.db);
+    const rows = await s.db.select().from(schema.revisions);
+    const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r.name]));
+    for (const rev of rows.filter((r) => r.status !== "pending" && !r.forcePushedAway)) {
+      await markRevisionPending(s.db, rev.id);
+    }
+    // Oldest first per repo, as the runner would; twice at once on each repo for good measure.
+    for (const name of new Set(rows.map((r) => repos.get(r.repoId)!))) {
+      for (let i = 0; i < 20; i++) {
+        const [a, b] = await Promise.all([advanceRepo(s, name), advanceRepo(s, name)]);
+        if (!a.nextPendingSha && !b.nextPendingSha) break;
+      }
+    }
+    const after = await dumpStore(s.db);
+    for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+  }, 60_000);
+});

@@ -1,0 +1,94 @@
+/**
+ * Pipeline-test plumbing: the replay hub with its fixture repos (plus one it does not know), the real
+ * services over a given store, and a normalized dump of the store for "ends the same" comparisons.
+ */
+import { pino } from "pino";
+import { loadConfig } from "../../src/config/env.ts";
+import { schema } from "../../src/db/index.ts";
+import type { Db } from "../../src/db/types.ts";
+import type { HubClient } from "../../src/hub/client.ts";
+import { servicesFor } from "../../src/main/boot.ts";
+import { MISSING_REPO_ID, type ReplayHub } from "../../src/replay-hub/index.ts";
+import type { PipelineServices } from "../../src/services/deps.ts";
+import { watchRepo } from "../../src/services/watch-repos.ts";
+
+export const FORCE_PUSH_REPO = "Qwen/Qwen3-4B-Instruct-2507";
+export const GATED_REPO = "meta-llama/Llama-3.2-3B";
+
+export function pipelineServices(db: Db, hub: ReplayHub): { services: PipelineServices; client: HubClient } {
+  const config = loadConfig({ HF_ENDPOINT: hub.url, LOG_LEVEL: "silent" });
+  const { services, hub: client } = servicesFor(config, db, { log: pino({ level: "silent" }) });
+  return { services, client };
+}
+
+/** Watches every fixture repo and one the hub does not know (404). */
+export async function watchFixtures(s: PipelineServices, hub: ReplayHub): Promise<string[]> {
+  const names = [...hub.repoIds(), MISSING_REPO_ID];
+  for (const name of names) await watchRepo(s, name);
+  return names;
+}
+
+/** Hub requests made while `fn` ran. */
+export async function requestsDuring<T>(hub: ReplayHub, fn: () => Promise<T>) {
+  const from = hub.requestLog.length;
+  const value = await fn();
+  return { value, requests: hub.requestLog.slice(from) };
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Every table the pipeline writes, as sorted lines of natural keys and content (no surrogate ids,
+ * timestamps or advisory numbers, which depend on processing order): equal dumps, equal stores.
+ */
+export async function dumpStore(db: Db): Promise<Record<string, string[]>> {
+  const repos = new Map((await db.select().from(schema.repos)).map((r) => [r.id, r.name]));
+  const revs = new Map(
+    (await db.select().from(schema.revisions)).map((r) => [r.id, `${repos.get(r.repoId)}@${r.sha}`]),
+  );
+  const line = (...parts: unknown[]) =>
+    parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" | ");
+  const sorted = (rows: Row[], f: (r: never) => string) => rows.map((r) => f(r as never)).sort();
+  return {
+    repos: sorted(await db.select().from(schema.repos), (r: typeof schema.repos.$inferSelect) =>
+      line(r.name, r.status, r.lastSeenSha),
+    ),
+    revisions: sorted(await db.select().from(schema.revisions), (r: typeof schema.revisions.$inferSelect) =>
+      line(revs.get(r.id), r.status, r.error, r.parentSha, r.forcePushedAway),
+    ),
+    revisionFiles: sorted(
+      await db.select().from(schema.revisionFiles),
+      (r: typeof schema.revisionFiles.$inferSelect) =>
+        line(revs.get(r.revisionId), r.path, r.oid, r.artifactHash),
+    ),
+    artifacts: sorted(await db.select().from(schema.artifacts), (r: typeof schema.artifacts.$inferSelect) =>
+      line(r.hash, r.kind),
+    ),
+    changes: sorted(await db.select().from(schema.changes), (r: typeof schema.changes.$inferSelect) =>
+      line(revs.get(r.revisionId), r.path, r.category, r.kind, r.summary, r.promptChanged),
+    ),
+    estimates: sorted(await db.select().from(schema.estimates), (r: typeof schema.estimates.$inferSelect) =>
+      line(revs.get(r.revisionId), r.estimatorVersion, r.paramsTotal, r.error),
+    ),
+    advisories: sorted(
+      await db.select().from(schema.advisories),
+      (r: typeof schema.advisories.$inferSelect) =>
+        line(repos.get(r.repoId), r.introducedSha, r.fixedSha, r.status),
+    ),
+    badges: sorted(await db.select().from(schema.badges), (r: typeof schema.badges.$inferSelect) =>
+      line(repos.get(r.repoId), r.metric, r.json),
+    ),
+    findings: sorted(await db.select().from(schema.findings), (r: typeof schema.findings.$inferSelect) =>
+      line(repos.get(r.repoId), r.sha, r.kind),
+    ),
+    events: sorted(
+      await db.select().from(schema.webhookEvents),
+      (r: typeof schema.webhookEvents.$inferSelect) => line(r.id, r.type),
+    ),
+  };
+}
+
+/** Counts per table of a dump, for readable assertions. */
+export function counts(dump: Record<string, string[]>): Record<string, number> {
+  return Object.fromEntries(Object.entries(dump).map(([k, v]) => [k, v.length]));
+}
