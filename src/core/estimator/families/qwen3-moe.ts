@@ -3,7 +3,7 @@
  * Shapes follow transformers' modeling_qwen3_moe.py, modeling_mixtral.py and MiniMax-M2's remote
  * modeling_minimax_m2.py (per-layer q/k norms over the full q and kv widths, e_score_correction_bias).
  */
-import type { ConfigView } from "../config-view.ts";
+import { type ConfigView, divisible } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
 import { fullKv, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, type Piece } from "./moe-parts.ts";
@@ -26,7 +26,9 @@ export function textDims(cfg: ConfigView): TextDims {
     hidden,
     heads,
     kvHeads: cfg.optInt("num_key_value_heads", heads),
-    headDim: cfg.optInt("head_dim", Math.floor(hidden / heads)),
+    headDim: cfg.has("head_dim")
+      ? cfg.int("head_dim")
+      : divisible(cfg, "hidden_size", hidden, heads, "num_attention_heads"),
     layers: cfg.int("num_hidden_layers"),
     vocab: cfg.int("vocab_size"),
     context: cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null,
