@@ -40,7 +40,9 @@ export async function deliverWebhookAttempt(
   });
   const ok = res.status !== null && res.status >= 200 && res.status < 300;
   const delays = deps.retryDelaysMs;
-  const delay = ok || res.blocked || res.status === 410 ? null : nextRetryDelay(attempt, delays);
+  const backoff = ok || res.blocked || res.status === 410 ? null : nextRetryDelay(attempt, delays);
+  // A throttling receiver's Retry-After lengthens (never shortens) the wait, up to a day.
+  const delay = backoff === null ? null : Math.max(backoff, Math.min(res.retryAfterS ?? 0, 86_400) * 1000);
   const status = ok ? "delivered" : delay === null ? "dead" : "failed";
   const logged = await recordAttempt(deps.db, {
     ...ref,

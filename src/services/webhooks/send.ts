@@ -18,6 +18,8 @@ export type SendResult = {
   durationMs: number;
   error: string | null;
   blocked: boolean;
+  /** Seconds from a `Retry-After` header (429/503), when the receiver sent one. */
+  retryAfterS?: number;
 };
 
 /**
@@ -66,7 +68,9 @@ export async function sendWebhook(opts: SendOptions): Promise<SendResult> {
       const finish = () => {
         clearTimeout(timer);
         const responseBody = Buffer.concat(chunks).subarray(0, cap).toString("utf8");
-        resolve(done({ status: res.statusCode ?? null, responseBody, error: null, blocked: false }));
+        const retryAfterS = Number(res.headers["retry-after"]);
+        const base = { status: res.statusCode ?? null, responseBody, error: null, blocked: false };
+        resolve(done(Number.isFinite(retryAfterS) && retryAfterS > 0 ? { ...base, retryAfterS } : base));
       };
       res.on("data", (c: Buffer) => {
         chunks.push(c);
