@@ -12,7 +12,10 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
 }
 afterAll(() => {
-  for (const s of servers) s.closeAllConnections?.(), s.close();
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
 });
 const base = { headers: {}, body: "{}", allowPrivateTargets: true };
 
