@@ -23,6 +23,7 @@ export type BullmqRunnerOptions<S> = {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   onFailed?: (info: { name: string; jobId: string; error: string; final: boolean }) => void;
+  onCompleted?: (info: { name: string; jobId: string }) => void;
 };
 
 export type BullmqRunner = JobRunner & { queue(name: QueueName): Queue };
@@ -115,6 +116,7 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
       const final = bullJob.attemptsMade >= (bullJob.opts.attempts ?? 1) || err instanceof UnrecoverableError;
       options.onFailed?.({ name: bullJob.name, jobId: bullJob.id ?? "", error: errorMessage(err), final });
     });
+    worker.on("completed", (bullJob) => options.onCompleted?.({ name: bullJob.name, jobId: bullJob.id ?? "" }));
     workers.push(worker);
   }
 

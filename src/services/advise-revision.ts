@@ -98,7 +98,7 @@ async function apply(
       tx,
       repo,
       "advisory.opened",
-      advisory.id,
+      `${repo.name}@${advisory.introducedSha}`,
       { id: advisory.id, repo: repo.name, record: advisory.record },
       out,
     );
@@ -117,7 +117,8 @@ async function apply(
   const record = recordFor(existing.id, repo.name, open, action.fixed, existing.published, now);
   await closeAdvisory(tx, existing.id, { fixedSha: action.fixed, modified: now, record });
   out.closed.push(existing.id);
-  await emit(tx, repo, "advisory.closed", existing.id, { id: existing.id, repo: repo.name, record }, out);
+  const subject = `${repo.name}@${existing.introducedSha} fixed@${action.fixed}`;
+  await emit(tx, repo, "advisory.closed", subject, { id: existing.id, repo: repo.name, record }, out);
 }
 
 function recordFor(
@@ -150,6 +151,7 @@ function badgesFor(estimate: Estimate, openAdvisories: number) {
   });
 }
 
+/** Event ids hash the type and a subject made of upstream facts (repo, shas), never of our numbering. */
 async function emit(
   tx: Tx,
   repo: Repo,
