@@ -26,7 +26,8 @@ export function loraParams(r: ModelReading, rank: number): number {
   let sum = 0;
   for (const t of r.towers) {
     for (const n of t.nodes) {
-      for (const l of n.linears ?? []) sum += rank * (l.in + l.out) * l.count;
+      const ls = n.linears;
+      if (ls) for (const l of ls) sum += rank * (l.in + l.out) * l.count;
     }
   }
   return sum;

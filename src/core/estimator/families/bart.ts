@@ -1,7 +1,7 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import { asHead, embedding, lmHead, norm, type Place, place, positionEmbedding } from "./blocks.ts";
+import { append, asHead, embedding, lmHead, norm, type Place, place, positionEmbedding } from "./blocks.ts";
 import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 /**
@@ -37,7 +37,7 @@ export function readBart(cfg: ConfigView): ModelReading {
     positionEmbedding(p, positions + 2, d),
     norm(p, "LayerNorm_emb", "LayerNorm", d),
   ];
-  for (let i = 1; i <= encLayers; i++) encoder.push(...encoderLayer(p, i, enc));
+  for (let i = 1; i <= encLayers; i++) append(encoder, encoderLayer(p, i, enc));
   if (finalNorm) encoder.push(norm(p, "LayerNorm_out", "LayerNorm", d));
   const q: Place = place(positions, "decoder");
   const sharedEmb = { ...embedding(q, vocab, d), tiedTo: "encoder.Embedding" };
@@ -46,7 +46,7 @@ export function readBart(cfg: ConfigView): ModelReading {
     positionEmbedding(q, positions + 2, d),
     norm(q, "LayerNorm_emb", "LayerNorm", d),
   ];
-  for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, positions));
+  for (let i = 1; i <= decLayers; i++) append(decoder, decoderLayer(q, i, dec, positions));
   const head = [lmHead(q, d, vocab, tied ? "encoder.Embedding" : null)];
   if (finalNorm) head.unshift(norm(q, "LayerNorm_out", "LayerNorm", d));
   return seq2seqReading({

@@ -21,6 +21,11 @@ export function at(p: Place, layer: number | undefined): Place {
   return { seq: p.seq, prefix: p.prefix, layer };
 }
 
+/** Appends nodes one by one (`out.push(...nodes)` goes through the slow generic spread path). */
+export function append(out: StructureNode[], nodes: StructureNode[]): void {
+  for (const n of nodes) out.push(n);
+}
+
 function nm(p: Place, name: string): string {
   return p.prefix ? `${p.prefix}.${name}` : name;
 }

@@ -95,16 +95,9 @@ export function denseDecoderNodes(
   const body: StructureNode[] = [embedding(p, d.vocab, d.hidden), rope(p, d.hidden)];
   for (let i = 1; i <= d.layers; i++) {
     const q: Place = at(p, i);
-    body.push(
-      ...preNormLayer(
-        p,
-        i,
-        "RMSNorm",
-        d.hidden,
-        attention(q, `Attention_${i}`, spec),
-        swiglu(q, `FFN_${i}`, d.hidden, d.inter, o.mlpBias),
-      ),
-    );
+    const attn = attention(q, `Attention_${i}`, spec);
+    const mlp = swiglu(q, `FFN_${i}`, d.hidden, d.inter, o.mlpBias);
+    for (const n of preNormLayer(p, i, "RMSNorm", d.hidden, attn, mlp)) body.push(n);
   }
   const head = asHead([
     norm(p, "RMSNorm_out", "RMSNorm", d.hidden),

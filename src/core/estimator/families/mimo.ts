@@ -1,6 +1,7 @@
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
 import {
+  append,
   attention,
   decoderReading,
   kvFull,
@@ -68,7 +69,7 @@ export function readMimo(cfg: ConfigView): ModelReading {
   const p: Place = place(d.context ?? 2048);
   const { body, head } = denseDecoderNodes(p, d, QWEN2_LIKE, tied);
   const extra: StructureNode[] = [];
-  for (let k = 1; k <= mtp; k++) extra.push(...mtpLayer(p, d, k));
+  for (let k = 1; k <= mtp; k++) append(extra, mtpLayer(p, d, k));
   const warnings =
     mtp > 0
       ? [`${mtp} multi-token-prediction layer(s) counted (stored in the checkpoint, used in training)`]

@@ -3,6 +3,7 @@ import { divisible } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import {
   add,
+  append,
   asHead,
   at,
   attention,
@@ -88,7 +89,7 @@ export function readNemotronNas(cfg: ConfigView): ModelReading {
   const nodes: StructureNode[] = [embedding(p, vocab, h), rope(p, h)];
   const kvLayers: KvLayer[] = [];
   blocks.forEach((b, idx) => {
-    nodes.push(...blockNodes(at(p, idx + 1), b, { h, heads, headDim }, kvLayers));
+    append(nodes, blockNodes(at(p, idx + 1), b, { h, heads, headDim }, kvLayers));
   });
   nodes.push(
     ...asHead([norm(p, "RMSNorm_out", "RMSNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),

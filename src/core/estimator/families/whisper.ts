@@ -1,7 +1,17 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
 import type { ModelReading, StructureNode } from "../types.ts";
-import { asHead, embedding, lmHead, node, norm, type Place, place, positionEmbedding } from "./blocks.ts";
+import {
+  append,
+  asHead,
+  embedding,
+  lmHead,
+  node,
+  norm,
+  type Place,
+  place,
+  positionEmbedding,
+} from "./blocks.ts";
 import { decoderLayer, encoderLayer, type Seq2SeqLayer, seq2seqReading } from "./seq2seq.ts";
 
 const BF16 = 2;
@@ -27,7 +37,7 @@ function encoderNodes(
   );
   const conv2 = node(p, "Conv2", "Conv1d k3 s2 + GELU", d, d * d * 3 + d, BF16 * 2 * d);
   const nodes: StructureNode[] = [conv1, conv2, positionEmbedding(p, source, d)];
-  for (let i = 1; i <= layers; i++) nodes.push(...encoderLayer(p, i, l));
+  for (let i = 1; i <= layers; i++) append(nodes, encoderLayer(p, i, l));
   nodes.push(norm(p, "LayerNorm_out", "LayerNorm", d));
   return nodes;
 }
@@ -69,7 +79,7 @@ export function readWhisper(cfg: ConfigView): ModelReading {
   const encoder = encoderNodes(d, mel, source, encLayers, enc);
   const q: Place = place(target, "decoder");
   const decoder: StructureNode[] = [embedding(q, vocab, d), positionEmbedding(q, target, d)];
-  for (let i = 1; i <= decLayers; i++) decoder.push(...decoderLayer(q, i, dec, source));
+  for (let i = 1; i <= decLayers; i++) append(decoder, decoderLayer(q, i, dec, source));
   decoder.push(
     ...asHead([
       norm(q, "LayerNorm_out", "LayerNorm", d),
