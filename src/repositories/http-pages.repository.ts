@@ -60,6 +60,18 @@ export async function previousRevision(db: Executor, repoId: number, seq: number
   return rows[0] ?? null;
 }
 
+/** The nearest revision before `seq` with an estimate (the one a revision's estimate is compared with). */
+export async function previousEstimatedRevision(db: Executor, repoId: number, seq: number) {
+  const rows = await db
+    .select({ id: revisions.id, sha: revisions.sha })
+    .from(revisions)
+    .innerJoin(estimates, eq(estimates.revisionId, revisions.id))
+    .where(and(eq(revisions.repoId, repoId), lt(revisions.seq, seq), sql`${estimates.result} is not null`))
+    .orderBy(desc(revisions.seq))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
 /** Change summaries (no detail) for many revisions, for the timeline. */
 export async function changeSummaries(db: Executor, revisionIds: number[]) {
   if (revisionIds.length === 0) return [];

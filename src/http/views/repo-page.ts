@@ -39,7 +39,8 @@ export function renderRepoPage(d: RepoPageData): string {
   const byRev = new Map<number, ChangeSummary[]>();
   for (const c of d.changes) byRev.set(c.revisionId, [...(byRev.get(c.revisionId) ?? []), c]);
   const timeline = d.revisions.map((r, i) => {
-    const prev = d.revisions[i + 1];
+    // Compare with the nearest earlier revision that has an estimate (failed ones have none).
+    const prev = d.revisions.slice(i + 1).find((p) => d.estimates.get(p.id)?.result);
     const changes = byRev.get(r.id) ?? [];
     const cats = [...new Set(changes.map((c) => c.category))];
     return html`<section class="rev" id="r-${r.sha}">
@@ -48,7 +49,7 @@ export function renderRepoPage(d: RepoPageData): string {
 ${r.error ? html`<p class="bad">${r.error}</p>` : ""}
 <p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? html`<span class="muted">no tracked file changed</span>` : ""}</p>
 ${changes.length ? html`<ul class="changes">${changes.map((c) => html`<li><code>${c.path}</code> ${c.kind}: ${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</li>`)}</ul>` : ""}
-<details${i === 0 ? " open" : ""}><summary>Estimate${prev ? " vs previous revision" : ""}</summary>
+<details${i === 0 ? " open" : ""}><summary>Estimate${prev ? html` vs <code>${prev.sha.slice(0, 12)}</code>` : ""}</summary>
 ${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined)}</details>
 </section>`;
   });

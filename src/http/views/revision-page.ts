@@ -24,6 +24,8 @@ export type RevisionPageData = {
     error: string | null;
   };
   previous: { sha: string } | null;
+  /** The revision the estimate is compared with: the nearest earlier one with an estimate. */
+  comparedWith: { sha: string } | null;
   changes: Change[];
   estimate: Est;
   previousEstimate: Est;
@@ -38,7 +40,8 @@ export function renderRevisionPage(d: RevisionPageData): string {
 <p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status} · full sha <code>${r.sha}</code>
 ${d.previous ? html` · previous <a href="${base}/revisions/${d.previous.sha}"><code>${d.previous.sha.slice(0, 12)}</code></a>` : " · first recorded revision"}</p>
 ${r.error ? html`<p class="bad">${r.error}</p>` : ""}
-<h2>Estimate</h2>${renderEstimateComparison(d.estimate, d.previousEstimate)}
+<h2>Estimate${d.comparedWith ? html` vs <a href="${base}/revisions/${d.comparedWith.sha}"><code>${d.comparedWith.sha.slice(0, 12)}</code></a>` : ""}</h2>
+${renderEstimateComparison(d.estimate, d.previousEstimate)}
 <h2>Changes</h2>
 ${d.changes.length === 0 ? html`<p class="muted">No tracked file changed.</p>` : ""}
 ${d.changes.map(

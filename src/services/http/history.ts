@@ -6,6 +6,7 @@ import {
   latestEstimates,
   listReposOverview,
   listRevisions,
+  previousEstimatedRevision,
   previousRevision,
 } from "../../repositories/http-pages.repository.ts";
 import {
@@ -39,10 +40,13 @@ export async function loadRevision(db: Db, name: string, sha: string) {
   if (!repo) return null;
   const revision = await findRevision(db, repo.id, sha);
   if (!revision) return null;
-  const previous = await previousRevision(db, repo.id, revision.seq);
+  const [previous, compared] = await Promise.all([
+    previousRevision(db, repo.id, revision.seq),
+    previousEstimatedRevision(db, repo.id, revision.seq),
+  ]);
   const [changes, estimates] = await Promise.all([
     changesWithDetail(db, revision.id),
-    latestEstimates(db, previous ? [revision.id, previous.id] : [revision.id]),
+    latestEstimates(db, compared ? [revision.id, compared.id] : [revision.id]),
   ]);
   return {
     repoName: repo.name,
@@ -50,6 +54,7 @@ export async function loadRevision(db: Db, name: string, sha: string) {
     previous,
     changes,
     estimate: estimates.get(revision.id),
-    previousEstimate: previous ? estimates.get(previous.id) : undefined,
+    comparedWith: compared,
+    previousEstimate: compared ? estimates.get(compared.id) : undefined,
   };
 }
