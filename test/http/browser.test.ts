@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { HOSTILE_TITLE, SHA, seedHistory } from "./seed.ts";
 
 // Headless Chromium (Debian's) over the real server: index -> repo history -> revision diff, by clicking.
 const SHOTS = "test-results/http";
+const CHROMIUM = process.env.HUBWATCH_CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -26,11 +27,16 @@ let base: string;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `browser tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (or set HUBWATCH_CHROMIUM)`,
+    );
+  }
   db = await freshPgDatabase();
   await seedHistory(db.db);
   app = await createApp({ db: db.db });
   base = await app.listen({ port: 0, host: "127.0.0.1" });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 afterAll(async () => {
   await browser?.close();
