@@ -40,7 +40,7 @@ function firstCard(fit: FitJson[], mode: FitMode): string {
   if (one) return one.verdict === "borderline" ? `borderline on one ${one.card}` : `fits one ${one.card}`;
   const split = rows.find((r) => r.verdict === "cards");
   if (split) return `${split.text} of ${split.card}`;
-  return "does not fit two of the largest card";
+  return `does not fit at batch 1 on two ${rows.at(-1)?.card ?? "cards"}`;
 }
 
 function checkpointSection(e: Estimate): string[] {
