@@ -6,6 +6,7 @@ import { schema } from "../../src/db/index.ts";
 import type { BullmqRunner } from "../../src/queue/bullmq-runner.ts";
 import { createInProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgDatabase, freshPgliteDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { dumpStore, GATED_REPO, pipelineServices, watchFixtures } from "./harness.ts";
 import { bullRunner, obliterate, uniquePrefix, waitUntilDrained } from "./queue-helpers.ts";
@@ -90,4 +91,46 @@ describe("pipeline, distributed (PostgreSQL + BullMQ)", () => {
     for (const table of Object.keys(reference)) expect(dump[table], table).toEqual(reference[table]);
     expect(revisions.filter((r) => r.status === "pending").length).toBe(hub.history(GATED_REPO).length - 1);
   }, 120_000);
+});
+
+describe("BullMQ runner error handling", () => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
+  });
+
+  it("a Hub 429 pauses the queue for Retry-After without using attempts; a bad payload is not retried", async () => {
+    const hub = await startReplayHub();
+    const db = await freshPgDatabase({ poolSize: 4 });
+    cleanup.push(
+      () => hub.close(),
+      () => db.close(),
+    );
+    const s = pipelineServices(db.db, hub).services;
+    const prefix = uniquePrefix();
+    const failed: { name: string; final: boolean; error: string }[] = [];
+    const worker = bullRunner(s, prefix, { onFailed: (f) => void failed.push(f) });
+    cleanup.push(
+      () => worker.close(),
+      () => obliterate(worker),
+    );
+    await watchRepo(s, "openai-community/gpt2");
+    // More 429s in a row than the job has attempts (5): only a rate limit that spends none gets through.
+    hub.setFault({ kind: "rate-limit", times: 8, retryAfterS: 0.2, route: "commits" });
+    await worker.start();
+    const started = Date.now();
+    await worker.enqueue("poll-repo", { repo: "openai-community/gpt2" });
+    await worker.queue("hub").add("poll-repo", { repo: "not a repo" }, { attempts: 5 });
+    await waitUntilDrained(worker, 60_000);
+    const statuses = hub.requestLog.filter((r) => r.route === "commits").map((r) => r.status);
+    expect(statuses.filter((x) => x === 429).length).toBeGreaterThanOrEqual(8);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    const revisions = await s.db.select().from(schema.revisions);
+    expect(revisions.every((r) => r.status === "done")).toBe(true);
+    expect(revisions).toHaveLength(hub.history("openai-community/gpt2").length);
+    expect(failed.filter((f) => f.name === "poll-repo" && !f.error.includes("bad payload"))).toEqual([]);
+    expect(failed.filter((f) => f.error.includes("bad payload"))).toEqual([
+      expect.objectContaining({ final: true }),
+    ]);
+  }, 90_000);
 });
