@@ -1,8 +1,9 @@
 import type { ConfigView } from "../config-view.ts";
 import { divisible } from "../config-view.ts";
-import type { ModelReading, StructureNode } from "../types.ts";
+import type { ModelReading, StructureNode, TowerReading } from "../types.ts";
 import {
   add,
+  append,
   asHead,
   at,
   attention,
@@ -42,69 +43,57 @@ function layers(p: Place, v: ConfigView, hidden: number): StructureNode[] {
   return out;
 }
 
-/**
- * CLIP (modeling_clip.py): text tower (token + 77 positions, pre-norm layers, final LayerNorm, text_projection)
- * and vision tower (class embedding, patch Conv2d without bias, (image/patch)^2 + 1 positions, pre_layrnorm,
- * layers, post_layernorm, visual_projection), plus logit_scale. Both towers are encoders; no KV cache.
- */
-export function readClip(cfg: ConfigView): ModelReading {
-  const t = cfg.sub("text_config");
-  const v = cfg.sub("vision_config");
-  const proj = cfg.optInt("projection_dim", 512);
+/** Text tower: token + learned positions, layers, final LayerNorm, text_projection. */
+function textTower(t: ConfigView, proj: number): TowerReading {
   const th = t.int("hidden_size");
-  const vocab = t.int("vocab_size");
   const tpos = t.optInt("max_position_embeddings", 77);
-  const tp: Place = place(tpos, "text");
-  const text: StructureNode[] = [
-    embedding(tp, vocab, th),
-    positionEmbedding(tp, tpos, th),
-    ...layers(tp, t, th),
-  ];
-  text.push(
-    ...asHead([
-      norm(tp, "LayerNorm_out", "LayerNorm", th),
-      linear(tp, "Projection", "Linear (text_projection)", th, proj, false, false),
-    ]),
-  );
+  const tp = place(tpos, "text");
+  const nodes: StructureNode[] = [embedding(tp, t.int("vocab_size"), th), positionEmbedding(tp, tpos, th)];
+  append(nodes, layers(tp, t, th));
+  const projection = linear(tp, "Projection", "Linear (text_projection)", th, proj, false, false);
+  append(nodes, asHead([norm(tp, "LayerNorm_out", "LayerNorm", th), projection]));
+  return { name: "text", role: "encoder", seqLen: tpos, nodes };
+}
+
+/** Vision tower: patch Conv2d (no bias) + class token, (image / patch)^2 + 1 positions, pre/post LayerNorm, projection. */
+function visionTower(v: ConfigView, proj: number): TowerReading {
   const vh = v.int("hidden_size");
   const image = v.optInt("image_size", 224);
   const patch = v.int("patch_size", { max: image });
   const channels = v.optInt("num_channels", 3);
   const side = Math.floor(image / patch);
   const positions = side * side + 1;
-  const vp: Place = place(positions, "vision");
-  const patchEmb = node(
-    vp,
-    "PatchEmbedding",
-    `Conv2d ${patch}x${patch} + class token`,
-    vh,
-    channels * patch * patch * vh + vh,
-    0,
-  );
-  const vision: StructureNode[] = [
-    patchEmb,
+  const vp = place(positions, "vision");
+  const patchParams = channels * patch * patch * vh + vh;
+  const nodes: StructureNode[] = [
+    node(vp, "PatchEmbedding", `Conv2d ${patch}x${patch} + class token`, vh, patchParams, 0),
     positionEmbedding(vp, positions, vh),
     norm(vp, "LayerNorm_pre", "LayerNorm", vh),
-    ...layers(vp, v, vh),
   ];
-  vision.push(
-    ...asHead([
-      norm(vp, "LayerNorm_post", "LayerNorm", vh),
-      linear(vp, "Projection", "Linear (visual_projection)", vh, proj, false, false),
-    ]),
-  );
-  vision.push({ ...node(vp, "LogitScale", "Scalar", 1, 1, 0), outputHead: true });
+  append(nodes, layers(vp, v, vh));
+  const projection = linear(vp, "Projection", "Linear (visual_projection)", vh, proj, false, false);
+  const logitScale = node(vp, "LogitScale", "Scalar", 1, 1, 0);
+  append(nodes, asHead([norm(vp, "LayerNorm_post", "LayerNorm", vh), projection, logitScale]));
+  return { name: "vision", role: "vision", seqLen: positions, nodes, fixedSeq: true };
+}
+
+/**
+ * CLIP (modeling_clip.py): text and vision encoder towers joined by their projections and logit_scale.
+ * Both towers are encoders; no KV cache.
+ */
+export function readClip(cfg: ConfigView): ModelReading {
+  const proj = cfg.optInt("projection_dim", 512);
+  const text = textTower(cfg.sub("text_config"), proj);
+  const vision = visionTower(cfg.sub("vision_config"), proj);
+  const first = text.nodes[0]!;
   return {
     family: "clip",
     modelType: "clip",
-    towers: [
-      { name: "text", role: "encoder", seqLen: tpos, nodes: text },
-      { name: "vision", role: "vision", seqLen: positions, nodes: vision, fixedSeq: true },
-    ],
-    contextLength: tpos,
+    towers: [text, vision],
+    contextLength: text.seqLen,
     lmHead: null,
     tiedEmbedding: false,
-    embeddingParams: vocab * th,
+    embeddingParams: first.params,
     kvLayers: [],
     warnings: [],
   };
