@@ -106,22 +106,10 @@ function cardTable(e: Estimate): string[] {
   return lines;
 }
 
-/** Render the page; `name` is the model's display name (e.g. "Qwen/Qwen3-4B"). */
-export function renderMarkdown(e: Estimate, name: string): string {
+function memorySection(e: Estimate, full: number, lora: number): string[] {
   const m = e.memory;
   const train = m.full_finetune.tokens;
-  const full = m.full_finetune.bytes_without_logits ?? m.full_finetune.bytes;
-  const lora = m.lora.bytes_without_logits ?? m.lora.bytes;
-  const out = [
-    `# ${name}: GPU memory to fine-tune`,
-    "",
-    `Models / ${e.model_type || e.family} (read as ${e.family}; estimator ${e.estimator_version})`,
-    "",
-    `Fine-tuning ${name} at batch 1 and ${train} tokens takes about ${formatGb(full)} of GPU memory for a full fine-tune (${firstCard(e.fit, "full_finetune")}), and ${formatGb(lora)} with LoRA r=16 on a bf16 base (${firstCard(e.fit, "lora")}). Estimated from the model's structure, not measured.`,
-    "",
-    ...checkpointSection(e),
-    ...towersNote(e),
-    "",
+  return [
     "## Memory: what fits on which card",
     "",
     `Training is sized at ${train} tokens per sample, serving at ${m.kv_cache.tokens} tokens per sequence.`,
@@ -135,19 +123,37 @@ export function renderMarkdown(e: Estimate, name: string): string {
     "",
     "Usable memory is the card's capacity / 1.15. Borderline: holds batch 1 on the estimate but not the estimate x 1.43. A two-card split is a contiguous layer cut, computed for full fine-tunes that one card cannot hold. Verdicts use the seed rules (logits not counted).",
   ];
-  if (e.warnings.length > 0) out.push("", "## Warnings", "", ...e.warnings.map((w) => `- ${w}`));
-  out.push(
-    "",
-    "## Structure",
-    "",
-    `${e.structure.length} nodes, batch dimension excluded.`,
-    "",
-    "| # | Layer | Type | Output shape | Params |",
-    "|---:|---|---|---|---:|",
-  );
+}
+
+function structureSection(e: Estimate): string[] {
+  const out = ["## Structure", "", `${e.structure.length} nodes, batch dimension excluded.`, ""];
+  out.push("| # | Layer | Type | Output shape | Params |", "|---:|---|---|---|---:|");
   e.structure.forEach((n, i) => {
     const params = n.tied_to ? `tied to ${n.tied_to}` : int(n.params);
     out.push(`| ${i + 1} | ${n.name} | ${n.type} | ${n.shape.join(" × ")} | ${params} |`);
   });
+  return out;
+}
+
+/** Render the page; `name` is the model's display name (e.g. "Qwen/Qwen3-4B"). */
+export function renderMarkdown(e: Estimate, name: string): string {
+  const m = e.memory;
+  const full = m.full_finetune.bytes_without_logits ?? m.full_finetune.bytes;
+  const lora = m.lora.bytes_without_logits ?? m.lora.bytes;
+  const summary = `Fine-tuning ${name} at batch 1 and ${m.full_finetune.tokens} tokens takes about ${formatGb(full)} of GPU memory for a full fine-tune (${firstCard(e.fit, "full_finetune")}), and ${formatGb(lora)} with LoRA r=16 on a bf16 base (${firstCard(e.fit, "lora")}). Estimated from the model's structure, not measured.`;
+  const out = [
+    `# ${name}: GPU memory to fine-tune`,
+    "",
+    `Models / ${e.model_type || e.family} (read as ${e.family}; estimator ${e.estimator_version})`,
+    "",
+    summary,
+    "",
+    ...checkpointSection(e),
+    ...towersNote(e),
+    "",
+    ...memorySection(e, full, lora),
+  ];
+  if (e.warnings.length > 0) out.push("", "## Warnings", "", ...e.warnings.map((w) => `- ${w}`));
+  out.push("", ...structureSection(e));
   return `${out.join("\n")}\n`;
 }
