@@ -102,3 +102,13 @@ describe("unknown model types", () => {
     expect(keyOf(() => estimate({ model_type: "zz_new", vocab_size: 1000 }))).toMatch(/hidden_size/);
   });
 });
+
+describe("resolution without a known model_type", () => {
+  it("uses architectures when model_type is unknown, with a warning", () => {
+    const cfg = { ...qwen3, model_type: "qwen3_custom", architectures: ["Qwen3ForCausalLM"] };
+    const e = estimate(cfg);
+    expect(e.family).toBe("qwen3");
+    expect(e.warnings[0]).toMatch(/read as qwen3 from architectures/);
+    expect(e.params.total).toBe(4_022_468_096);
+  });
+});

@@ -10,6 +10,7 @@ import type { ModelReading } from "./types.ts";
 /** Architecture class-name prefixes -> model_type, for configs without model_type. */
 const ARCH_PREFIXES: [string, string][] = [
   ["DistilRoberta", "roberta"],
+  ["XLMRoberta", "roberta"],
   ["Roberta", "roberta"],
   ["Bert", "bert"],
   ["GPT2", "gpt2"],
