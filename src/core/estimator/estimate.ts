@@ -5,9 +5,10 @@
 import { analyseCheckpoint, type CheckpointReport } from "./checkpoint.ts";
 import { type ConfigView, configView, EstimatorInputError } from "./config-view.ts";
 import { fitTable } from "./fit.ts";
-import { planMemory } from "./memory.ts";
-import { countParams, ownParams } from "./params.ts";
+import { planMemory, trainTokensOf } from "./memory.ts";
+import { ownParams } from "./params.ts";
 import { readModel } from "./resolve.ts";
+import { scanNodes } from "./scan.ts";
 import type { CheckpointInput, FitMode, FitVerdict, MemoryFigure, ModelReading } from "./types.ts";
 
 /**
@@ -110,20 +111,6 @@ function structureJson(r: ModelReading): StructureJson[] {
   return out;
 }
 
-/** The node numbers every figure derives from: params, activations, shapes. */
-function assertFiniteNodes(r: ModelReading): void {
-  for (const t of r.towers) {
-    for (const n of t.nodes) {
-      let ok =
-        Number.isFinite(n.params) &&
-        Number.isFinite(n.actBytesPerToken) &&
-        Number.isFinite(n.actBytesPerSample ?? 0);
-      for (const d of n.shape) ok &&= Number.isFinite(d);
-      if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
-    }
-  }
-}
-
 /** Bytes per scalar of the checkpoint per the config's torch_dtype (for index-only totals). */
 function dtypeBytes(cfg: ConfigView): number {
   const raw = cfg.raw.torch_dtype ?? cfg.raw.dtype;
@@ -134,8 +121,8 @@ function dtypeBytes(cfg: ConfigView): number {
 export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput } = {}): Estimate {
   const cfg = configView(config);
   const reading = readModel(cfg);
-  const params = countParams(reading);
-  const mem = planMemory(reading, params.total);
+  const params = scanNodes(reading, trainTokensOf(reading));
+  const mem = planMemory(reading, params.total, params);
   const out: Estimate = {
     estimator_version: ESTIMATOR_VERSION,
     model_type: reading.modelType,
@@ -148,7 +135,7 @@ export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput }
       kv_cache: memoryJson(mem.kvCache),
       lora_params: mem.loraParams,
     },
-    fit: fitTable(reading, mem).map((r) => ({
+    fit: fitTable(reading, mem, false, params.costs).map((r) => ({
       card: r.card,
       capacity_gb: r.capacityGb,
       mode: r.mode,
@@ -162,8 +149,7 @@ export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput }
   };
   if (opts.checkpoint)
     out.checkpoint = analyseCheckpoint(reading, params.total, opts.checkpoint, dtypeBytes(cfg));
-  assertFiniteNodes(reading);
-  // The structure is checked through its nodes above; walk the rest.
+  // The structure was checked node by node in scanNodes; walk the rest.
   assertFinite({ ...out, structure: [] }, "(estimate)");
   return out;
 }

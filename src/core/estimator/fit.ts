@@ -96,7 +96,7 @@ function cell(
   capacityGb: number,
   mode: FitMode,
   c: ModeCost,
-  split: () => number[] | null,
+  split: (usable: number) => number[] | null,
 ): FitRow {
   const usable = (capacityGb * 1e9) / HEADROOM;
   const one = c.fixed + c.perSample;
@@ -106,26 +106,23 @@ function cell(
       return row(card, capacityGb, mode, "borderline", batch, null, `batch ${batch}, borderline`);
     return row(card, capacityGb, mode, "fits", batch, null, `batch ${batch}`);
   }
-  const cut = mode === "full_finetune" ? split() : null;
+  const cut = mode === "full_finetune" ? split(usable) : null;
   if (cut)
     return row(card, capacityGb, mode, "cards", 0, cut, `2 cards at batch 1 (${cut[0]} + ${cut[1]} layers)`);
   return row(card, capacityGb, mode, "does_not_fit", 0, null, "does not fit at batch 1");
 }
 
-/** The card table: one row per (card, mode). */
-export function fitTable(r: ModelReading, m: MemoryPlan, withLogits = false): FitRow[] {
-  const costs = modeCosts(m, withLogits);
+/** The card table: one row per (card, mode). `costs`: per-node split costs when already computed (scan.ts). */
+export function fitTable(r: ModelReading, m: MemoryPlan, withLogits = false, costs?: NodeCosts): FitRow[] {
+  const modes = modeCosts(m, withLogits);
   const rows: FitRow[] = [];
-  let costsOfNodes: NodeCosts | null = null;
-  const split = (usable: number) => {
-    costsOfNodes ??= nodeCosts(r, m.trainTokens);
-    return twoCardSplit(costsOfNodes, usable);
+  let nodes: NodeCosts | undefined = costs;
+  const split = (usable: number): number[] | null => {
+    nodes ??= nodeCosts(r, m.trainTokens);
+    return twoCardSplit(nodes, usable);
   };
   for (const { card, capacityGb } of CARDS) {
-    const usable = (capacityGb * 1e9) / HEADROOM;
-    for (const mode of FIT_MODES) {
-      rows.push(cell(card, capacityGb, mode, costs[mode], () => split(usable)));
-    }
+    for (const mode of FIT_MODES) rows.push(cell(card, capacityGb, mode, modes[mode], split));
   }
   return rows;
 }

@@ -78,12 +78,24 @@ function decoderTokens(r: ModelReading, cap: number): number {
   return r.contextLength === null ? cap : Math.min(cap, r.contextLength);
 }
 
-/** The memory plan of a reading whose total parameter count is `params`. */
-export function planMemory(r: ModelReading, params: number): MemoryPlan {
+/** Training tokens per sample: 2048, or the decoder's context when shorter. */
+export function trainTokensOf(r: ModelReading): number {
+  return decoderTokens(r, TRAIN_TOKENS);
+}
+
+/**
+ * The memory plan of a reading whose total parameter count is `params`. `pre`: LoRA parameters and
+ * activations already computed in one pass (scan.ts); computed here when absent.
+ */
+export function planMemory(
+  r: ModelReading,
+  params: number,
+  pre?: { loraParams: number; activations: number },
+): MemoryPlan {
   const trainTokens = decoderTokens(r, TRAIN_TOKENS);
   const serveTokens = decoderTokens(r, SERVE_TOKENS);
-  const pLora = loraParams(r, LORA_RANK);
-  const activations = activationBytes(r, trainTokens);
+  const pLora = pre ? pre.loraParams : loraParams(r, LORA_RANK);
+  const activations = pre ? pre.activations : activationBytes(r, trainTokens);
   const logits = r.lmHead ? trainTokens * r.lmHead.vocab * 4 * 2 : 0;
   const full = figure(trainTokens, 1, {
     weights_grads_optimizer: FULL_BYTES_PER_PARAM * params,

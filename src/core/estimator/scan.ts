@@ -1,0 +1,55 @@
+/**
+ * One pass over every structure node for what estimate() needs from them: parameter totals per tower (tied
+ * head once), LoRA adapter parameters, activation bytes per sample, the per-node full fine-tune costs for a
+ * two-card split, and a finiteness check. Same numbers as params.ts / memory.ts / fit.ts, computed once.
+ */
+import { EstimatorInputError } from "./config-view.ts";
+import type { NodeCosts } from "./fit.ts";
+import { FULL_BYTES_PER_PARAM, LORA_RANK, towerTokens } from "./memory.ts";
+import type { ModelReading } from "./types.ts";
+
+export type NodeScan = {
+  total: number;
+  towers: Record<string, number>;
+  loraParams: number;
+  /** Activation bytes of one sample at trainTokens. */
+  activations: number;
+  costs: NodeCosts;
+};
+
+function nodeCount(r: ModelReading): number {
+  let n = 0;
+  for (const t of r.towers) n += t.nodes.length;
+  return n;
+}
+
+/** Scans a reading at `trainTokens`; throws EstimatorInputError naming the first node with a non-finite number. */
+export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
+  const size = nodeCount(r);
+  const costs: NodeCosts = { bytes: new Float64Array(size), counts: new Uint8Array(size) };
+  const towers: Record<string, number> = {};
+  let total = 0;
+  let lora = 0;
+  let activations = 0;
+  let k = 0;
+  for (const t of r.towers) {
+    const tokens = towerTokens(t, trainTokens);
+    let sum = 0;
+    for (const n of t.nodes) {
+      const own = n.tiedTo ? 0 : n.params;
+      const act = tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
+      let ok = Number.isFinite(n.params) && Number.isFinite(act);
+      for (const d of n.shape) ok &&= Number.isFinite(d);
+      if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
+      sum += own;
+      activations += act;
+      const ls = n.linears;
+      if (ls) for (const l of ls) lora += LORA_RANK * (l.in + l.out) * l.count;
+      costs.bytes[k] = FULL_BYTES_PER_PARAM * own + act;
+      costs.counts[k++] = n.outputHead ? 0 : 1;
+    }
+    towers[t.name] = (towers[t.name] ?? 0) + sum;
+    total += sum;
+  }
+  return { total, towers, loraParams: lora, activations, costs };
+}
