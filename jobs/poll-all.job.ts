@@ -2,9 +2,11 @@ import { z } from "zod";
 import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
+import { reposWithStaleEstimates } from "../src/services/stale-estimates.ts";
 import { listWatchedRepos } from "../src/services/watch-repos.ts";
 
-/** The scheduler tick's fan-out: one poll-repo job per watched repo (deduplicated per repo). */
+/** The scheduler tick's fan-out: one poll-repo job per watched repo (deduplicated per repo), and a
+ * re-estimate job per repo whose stored estimates predate the current estimator version. */
 export const pollAllJob = defineJob({
   name: "poll-all",
   queue: "hub",
@@ -15,5 +17,8 @@ export const pollAllJob = defineJob({
   async handler(_payload, ctx: JobContext<PipelineServices>) {
     const repos = await listWatchedRepos(ctx.services);
     for (const repo of repos) await ctx.enqueue("poll-repo", { repo: repo.name });
+    // After an estimator upgrade: stored revisions are re-estimated (drift recorded, advisories untouched).
+    for (const repo of await reposWithStaleEstimates(ctx.services))
+      await ctx.enqueue("re-estimate", { repo });
   },
 });

@@ -7,6 +7,8 @@ import type { PipelineServices } from "./deps.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
+export const NO_CONFIG = "no config.json in this revision";
+
 /**
  * Runs the pure estimator on a revision's config.json (+ the tensors of its safetensors headers) and
  * stores the result under the current estimator version. A revision without config.json (an initial
@@ -15,7 +17,15 @@ import { loadRevisionFiles } from "./revision-files.ts";
  */
 export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json")) return null;
+  if (!files.has("config.json")) {
+    // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
+    await upsertEstimate(s.db, {
+      revisionId: revision.id,
+      estimatorVersion: ESTIMATOR_VERSION,
+      error: NO_CONFIG,
+    });
+    return null;
+  }
   try {
     const result = computeEstimate(files);
     await upsertEstimate(s.db, {

@@ -1,6 +1,8 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../../jobs/index.ts";
 import { validateEndpointBadge } from "../../src/core/badge/validate.ts";
+import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { schema } from "../../src/db/index.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
@@ -163,4 +165,30 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
     const after = await dumpStore(s.db);
     for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
   }, 60_000);
+
+  it("an estimator upgrade re-estimates stored revisions, records drift, and leaves advisories alone", async () => {
+    const advisoriesBefore = await s.db.select().from(schema.advisories);
+    // Pretend every stored estimate came from an older estimator that counted 1000 parameters fewer.
+    await s.db.execute(sql`update estimates set estimator_version = '0.0.1-old',
+      result = jsonb_set(result, '{params,total}', to_jsonb((result->'params'->>'total')::bigint - 1000))
+      where result is not null`);
+    const requests = hub.requestLog.length;
+    // The next tick finds the stale estimates and queues re-estimate jobs itself.
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+    expect(runner.failures).toEqual([]);
+    expect(hub.requestLog.length - requests).toBe(watched.length); // the polls; re-estimates read the store
+    const estimates = await s.db.select().from(schema.estimates);
+    const current = estimates.filter((e) => e.estimatorVersion === ESTIMATOR_VERSION && e.result);
+    // Revisions gone upstream after a force-push are history no more: not re-estimated.
+    const live = new Set(
+      (await s.db.select().from(schema.revisions)).filter((r) => !r.forcePushedAway).map((r) => r.id),
+    );
+    const old = estimates.filter((e) => e.estimatorVersion === "0.0.1-old" && live.has(e.revisionId));
+    expect(current.length).toBe(old.length);
+    const drift = await s.db.select().from(schema.estimatorDrift);
+    expect(drift).toHaveLength(old.length);
+    expect(drift.every((d) => d.fromVersion === "0.0.1-old" && d.toVersion === ESTIMATOR_VERSION)).toBe(true);
+    expect(await s.db.select().from(schema.advisories)).toEqual(advisoriesBefore);
+  });
 });
