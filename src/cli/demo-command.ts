@@ -29,7 +29,8 @@ export async function demoCommand(
   const dbDir = join(opts.out, ".demo-db");
   await rm(dbDir, { recursive: true, force: true });
   const hub = await startReplayHub();
-  const level = config.LOG_LEVEL === "info" ? "warn" : config.LOG_LEVEL;
+  // Findings are in the summary; the log would only interleave JSON lines with the progress display.
+  const level = config.LOG_LEVEL === "info" ? "error" : config.LOG_LEVEL;
   const log: Logger = pino({ level }, pino.destination(2));
   const booted = await bootServices(config, { hubUrl: hub.url, database: { dataDir: dbDir }, log });
   const s = booted.services;
