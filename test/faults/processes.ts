@@ -32,8 +32,13 @@ export type Worker = {
  * `hubwatch <command>` (worker, scheduler) as its own process: node + tsx register, one pid, so a
  * SIGKILL hits the worker itself and not a wrapper.
  */
-export function spawnHubwatch(command: string, env: Record<string, string>, args: string[] = []): Worker {
-  const proc = spawn(process.execPath, ["bin/hubwatch.js", command, ...args], {
+export function spawnHubwatch(
+  command: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+): Worker {
+  const proc = spawn(process.execPath, [...nodeArgs, "bin/hubwatch.js", command, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
