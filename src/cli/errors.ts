@@ -9,7 +9,7 @@ const FRIENDLY = new Set(["UsageError", "UserInputError"]);
  * Wraps a command action: its return value is the exit code; user mistakes and bad configuration print
  * their message (exit 2), connection failures say which service is down (exit 1), bugs print a stack.
  */
-export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | undefined | void>) {
+export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | undefined>) {
   return async (...args: A): Promise<void> => {
     try {
       const code = await fn(...args);

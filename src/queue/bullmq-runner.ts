@@ -116,7 +116,9 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
       const final = bullJob.attemptsMade >= (bullJob.opts.attempts ?? 1) || err instanceof UnrecoverableError;
       options.onFailed?.({ name: bullJob.name, jobId: bullJob.id ?? "", error: errorMessage(err), final });
     });
-    worker.on("completed", (bullJob) => options.onCompleted?.({ name: bullJob.name, jobId: bullJob.id ?? "" }));
+    worker.on("completed", (bullJob) =>
+      options.onCompleted?.({ name: bullJob.name, jobId: bullJob.id ?? "" }),
+    );
     workers.push(worker);
   }
 

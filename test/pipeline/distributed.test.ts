@@ -52,7 +52,9 @@ describe("pipeline, distributed (PostgreSQL + BullMQ)", () => {
       const own = await createDatabase({ databaseUrl: db.url, poolSize: 4 });
       const runner = bullRunner(pipelineServices(own.db, hub).services, prefix, {
         concurrency: 1,
-        onCompleted: () => void (done[id] = (done[id] ?? 0) + 1),
+        onCompleted: () => {
+          done[id] = (done[id] ?? 0) + 1;
+        },
       });
       cleanup.push(() => own.close());
       cleanup.push(() => runner.close());

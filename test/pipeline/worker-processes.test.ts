@@ -81,7 +81,7 @@ describe("worker processes", () => {
     const ctx = await setup();
     const { child, producer } = await workerMidJob(ctx);
     const [active] = (await producer.queue("hub").getActive()).filter((j) => j.name === "advance-repo");
-    const sha = (active?.data as { sha: string }).sha;
+    const sha = (active!.data as { sha: string }).sha;
     child.kill("SIGKILL");
     expect((await exited(child)).signal).toBe("SIGKILL");
     const repo = (await getRepoByName(ctx.s.db, REPO))!;
@@ -111,7 +111,7 @@ describe("worker processes", () => {
     const ctx = await setup();
     const { child, producer } = await workerMidJob(ctx);
     const [active] = (await producer.queue("hub").getActive()).filter((j) => j.name === "advance-repo");
-    const sha = (active?.data as { sha: string }).sha;
+    const sha = (active!.data as { sha: string }).sha;
     child.kill("SIGTERM");
     expect(await exited(child)).toEqual({ code: 0, signal: null });
     const revision = (await ctx.s.db.select().from(schema.revisions)).find((r) => r.sha === sha);
