@@ -85,7 +85,7 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
   });
   await runner.start();
   const log = booted.services.log;
-  log.info({ pid: process.pid }, "worker started");
+  log.info({ concurrency: opts.concurrency ?? 4 }, "worker started");
   onShutdown(
     async () => {
       await runner.close();

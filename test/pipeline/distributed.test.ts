@@ -6,6 +6,8 @@ import { schema } from "../../src/db/index.ts";
 import type { BullmqRunner } from "../../src/queue/bullmq-runner.ts";
 import { createInProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { markRevisionPending } from "../../src/repositories/revisions.repository.ts";
+import { advanceRepo } from "../../src/services/advance-repo.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgDatabase, freshPgliteDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { dumpStore, GATED_REPO, pipelineServices, watchFixtures } from "./harness.ts";
@@ -92,6 +94,22 @@ describe("pipeline, distributed (PostgreSQL + BullMQ)", () => {
     const dump = await dumpStore(s.db);
     for (const table of Object.keys(reference)) expect(dump[table], table).toEqual(reference[table]);
     expect(revisions.filter((r) => r.status === "pending").length).toBe(hub.history(GATED_REPO).length - 1);
+
+    // The same revisions processed again, by two workers at once on real PostgreSQL: same store.
+    for (const rev of revisions.filter((r) => r.status !== "pending"))
+      await markRevisionPending(s.db, rev.id);
+    const other = await createDatabase({ databaseUrl: db.url, poolSize: 4 });
+    cleanup.push(() => other.close());
+    const s2 = pipelineServices(other.db, hub).services;
+    for (const repo of await s.db.select().from(schema.repos)) {
+      for (let i = 0; i < 20; i++) {
+        const [a, b] = await Promise.all([advanceRepo(s, repo.name), advanceRepo(s2, repo.name)]);
+        if (!a.nextPendingSha && !b.nextPendingSha) break;
+      }
+    }
+    const again = await dumpStore(s.db);
+    for (const table of Object.keys(reference))
+      expect(again[table], `${table} after reprocessing`).toEqual(reference[table]);
   }, 120_000);
 });
 
