@@ -2,9 +2,12 @@
  * Scalars some published checkpoints hold beyond the model's parameters, per fixture folder, with the reason.
  * Used by the truth tests and the bench table; a delta not explained here is a reader defect.
  */
+import { MOE_KNOWN_DELTAS } from "./families/moe-known-deltas.ts";
+
 export type KnownDelta = { scalars: number; reason: string };
 
 export const KNOWN_DELTAS: Record<string, KnownDelta> = {
+  ...MOE_KNOWN_DELTAS,
   "FacebookAI__roberta-base": { scalars: 514, reason: "embeddings.position_ids buffer (I64, 514)" },
   "cross-encoder__ms-marco-MiniLM-L6-v2": { scalars: 512, reason: "position_ids buffer (I64, 512)" },
   "cross-encoder__ms-marco-TinyBERT-L2-v2": { scalars: 512, reason: "position_ids buffer (I64, 512)" },
