@@ -58,11 +58,12 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
     return out;
   };
   try {
-    await step("snapshot", () => snapshotRevision(s, repo, revision, base));
+    const fetched = await step("snapshot", () => snapshotRevision(s, repo, revision, base));
     await step("diff", () => diffRevision(s, revision, base));
     const estimate = await step("estimate", () => estimateRevision(s, revision));
     const advised = await step("advise", () => adviseRevision(s, repo, revision, estimate));
-    if (repo.status === "gated") await setRepoStatus(s.db, repo.id, "ok", null);
+    // Files were read, so access is granted now (a token added); a revision that needed none proves nothing.
+    if (repo.status === "gated" && fetched > 0) await setRepoStatus(s.db, repo.id, "ok", null);
     s.log.debug(
       { repo: name, sha: revision.sha, ms, total: Math.round(performance.now() - t0) },
       "revision done",
@@ -101,15 +102,30 @@ async function settle(
     });
     return "gated";
   }
-  let kind: FindingKind;
-  if (err instanceof BadUpstreamDataError) kind = err.kind;
-  else if (hub === "bad_data") kind = /safetensors|header/i.test(message) ? "bad_header" : "other";
-  else if (hub === "not_found") kind = "not_found";
-  else throw err;
+  const kind = findingKind(err, message);
+  if (!kind) throw err;
   s.log.warn({ repo: repo.name, sha: revision.sha, kind, err: message }, "revision failed");
   await withTransaction(s.db, async (tx) => {
     await markRevisionFailed(tx, revision.id, `${kind}: ${message}`, s.now());
     await recordFinding(tx, { repoId: repo.id, sha: revision.sha, kind, message });
   });
   return "failed";
+}
+
+/** The finding for an error that retrying cannot fix; null for the ones it may (outages, bugs). */
+function findingKind(err: unknown, message: string): FindingKind | null {
+  if (err instanceof BadUpstreamDataError) return err.kind;
+  const hub = hubErrorKind(err);
+  if (hub === "not_found") return "not_found";
+  if (hub === "bad_data") {
+    const code = (err as { code?: unknown }).code;
+    if (code === "TooLarge") return "too_large";
+    if (code === "BadSafetensorsHeader" || /safetensors/i.test(message)) return "bad_header";
+    if (/config\.json/.test(message)) return "bad_config";
+    if (/tokenizer/.test(message)) return "bad_tokenizer";
+    return "other";
+  }
+  // A stack overflow on hostile upstream data would overflow again on every retry.
+  if (err instanceof RangeError) return "other";
+  return null;
 }

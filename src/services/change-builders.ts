@@ -6,6 +6,7 @@ import { classifyPath } from "../core/diff/paths.ts";
 import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokenizer.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
+import { parseJson } from "./json-text.ts";
 
 /** A tracked file of one revision as the differ sees it: its oid and stored content (null: not fetched). */
 export type FileState = { oid: string; content: string | null };
@@ -168,15 +169,6 @@ function tokenText(v: unknown): string {
   if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string")
     return (v as { content: string }).content;
   return "";
-}
-
-export function parseJson(text: string | null): unknown {
-  if (text === null) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function show(v: unknown): string {

@@ -2,9 +2,10 @@ import { EstimatorInputError } from "../core/estimator/config-view.ts";
 import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
 import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
-import { type FileState, parseJson, tensors } from "./change-builders.ts";
+import { type FileState, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
+import { jsonProblem } from "./json-text.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
 export const NO_CONFIG = "no config.json in this revision";
@@ -51,8 +52,9 @@ export function computeEstimate(files: Map<string, FileState>): Estimate {
   const config = files.get("config.json");
   if (!config || config.content === null)
     throw new BadUpstreamDataError("bad_config", "config.json: missing");
-  const parsed = parseJson(config.content);
-  if (parsed === undefined) throw new BadUpstreamDataError("bad_config", "config.json: not valid JSON");
+  const problem = jsonProblem(config.content);
+  if (problem) throw new BadUpstreamDataError("bad_config", `config.json: ${problem}`);
+  const parsed: unknown = JSON.parse(config.content);
   const shards = [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
   const list = tensors(shards);
   try {

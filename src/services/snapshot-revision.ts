@@ -72,13 +72,22 @@ async function fetchAll(
 ): Promise<Map<string, Fetched>> {
   const out = new Map<string, Fetched>();
   const queue = [...files];
+  // On the first error the other fetchers stop taking files, and all are awaited before it is rethrown:
+  // no request of a failed snapshot outlives it.
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
-      const got = await fetchOne(s, repo, sha, file);
-      if (got) out.set(file.path, got);
+      try {
+        const got = await fetchOne(s, repo, sha, file);
+        if (got) out.set(file.path, got);
+      } catch (err) {
+        queue.length = 0;
+        throw err;
+      }
     }
   };
-  await Promise.all(Array.from({ length: PARALLEL_FETCHES }, worker));
+  const results = await Promise.allSettled(Array.from({ length: PARALLEL_FETCHES }, worker));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
   return out;
 }
 

@@ -1,4 +1,10 @@
-import { addRepo, listRepos, type Repo, removeRepo } from "../repositories/repos.repository.ts";
+import {
+  addRepo,
+  listRepos,
+  type Repo,
+  removeRepo,
+  setRepoStatus,
+} from "../repositories/repos.repository.ts";
 import type { PipelineServices } from "./deps.ts";
 import { RepoName } from "./repo-name.ts";
 
@@ -16,9 +22,13 @@ function parseName(name: string): string {
   return parsed.data;
 }
 
-/** Starts watching a repo; true if it was not watched before. */
+/**
+ * Starts watching a repo; true if it was not watched before. Adding a repo recorded as gated or not
+ * found again clears that status, so the next poll tries it afresh (e.g. after a token was granted).
+ */
 export async function watchRepo(s: WatchStore, name: string): Promise<boolean> {
-  const { created } = await addRepo(s.db, parseName(name));
+  const { repo, created } = await addRepo(s.db, parseName(name));
+  if (!created && repo.status !== "ok") await setRepoStatus(s.db, repo.id, "ok", null);
   return created;
 }
 

@@ -28,11 +28,15 @@ export async function watchFixtures(s: PipelineServices, hub: ReplayHub): Promis
   return names;
 }
 
-/** Hub requests made while `fn` ran. */
+/**
+ * Hub requests that arrived while `fn` ran, by arrival time: the hub logs a request when its response
+ * closes, which can be a moment after the client has moved on.
+ */
 export async function requestsDuring<T>(hub: ReplayHub, fn: () => Promise<T>) {
-  const from = hub.requestLog.length;
+  const since = Date.now();
   const value = await fn();
-  return { value, requests: hub.requestLog.slice(from) };
+  await new Promise((r) => setTimeout(r, 50));
+  return { value, requests: hub.requestLog.filter((r) => r.at >= since) };
 }
 
 type Row = Record<string, unknown>;
