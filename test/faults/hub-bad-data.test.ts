@@ -107,17 +107,14 @@ describe("bad upstream data", () => {
     expect(message).toMatch(/UTF-8|JSON/i);
   });
 
-  // KNOWN GAP (reported to the pipeline's owner): JSON.parse accepts the document, but storing the
-  // change (JSON.stringify of a 100,000-deep value into jsonb) overflows the stack; the RangeError is
-  // treated as retryable, so the revision stays pending and the repo is stuck behind it (other repos go
-  // on). Needs a depth cap where config.json is parsed (src/services/change-builders.ts parseJson).
-  // `it.fails` keeps the suite green while the gap exists and turns red once it is fixed: then drop it.
-  it.fails("config.json nested 100,000 levels deep fails that revision (no stack overflow kills the worker)", async () => {
+  // Was a gap (the RangeError from re-serializing was retried forever): JSON is now refused past a depth cap.
+  it("config.json nested 100,000 levels deep fails that revision (no stack overflow kills the worker)", async () => {
     p = await startPipeline({ repos: healthyRepos() });
     const depth = 100_000;
     const deep = `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
     const bad = await badThenGood(p, { "config.json": text(deep) });
-    await expectBadRevision(p, bad, /bad_config|estimator_error|other/);
+    const message = await expectBadRevision(p, bad, /^bad_config$/);
+    expect(message).toMatch(/nested/);
   });
 
   it("a 200 MB tokenizer.json is refused by its advertised size, never downloaded", async () => {
