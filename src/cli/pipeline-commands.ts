@@ -4,6 +4,7 @@ import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import { listWatchedRepos } from "../services/watch-repos.ts";
+import { progressCounts } from "./demo-report.ts";
 import { UsageError } from "./errors.ts";
 
 type Out = { write(s: string): unknown };
@@ -36,15 +37,21 @@ export async function pollCommand(
       out.write("hubwatch: poll queued for the workers\n");
       return 0;
     }
+    const before = await progressCounts(s.db);
     const runner = embeddedRunner(s);
     await runner.start();
     await runner.enqueue("poll-all", {});
     await runner.idle();
     await runner.close();
+    const after = await progressCounts(s.db);
     const repos = await listWatchedRepos(s);
+    const unreachable = repos.filter((r) => r.status !== "ok").map((r) => `${r.name} (${r.status})`);
     out.write(
-      `hubwatch: polled ${repos.length} repo(s); ${booted.hub.counter.requests} Hub request(s), ${runner.completed} job(s) done\n`,
+      `hubwatch: polled ${repos.length} repo(s) with ${booted.hub.counter.requests} Hub request(s): ` +
+        `${after.total - before.total} new revision(s), ${after.settled - before.settled} processed, ` +
+        `${after.total - after.settled} pending\n`,
     );
+    if (unreachable.length > 0) out.write(`  not reachable: ${unreachable.join(", ")}\n`);
     for (const f of runner.failures)
       out.write(`  failed: ${f.name} ${JSON.stringify(f.payload)}: ${f.error}\n`);
     return runner.failures.length > 0 ? 1 : 0;
