@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
-import { bootServices } from "../main/boot.ts";
+import { type Booted, bootServices } from "../main/boot.ts";
 import { embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { InProcessRunner } from "../queue/in-process-runner.ts";
@@ -26,54 +26,79 @@ export async function demoCommand(
   opts: { serve?: boolean; out: string },
   out: Out = process.stdout,
 ): Promise<number> {
-  const dbDir = join(opts.out, ".demo-db");
+  const demo = await openDemo(config, opts.out);
+  let keepServing = false;
+  try {
+    const costs = await runScenario(demo, out);
+    const code = await report(demo, costs, opts.out, out);
+    if (code === 0 && opts.serve) keepServing = await serve(config, demo.booted, demo.runner, demo.log);
+    return code;
+  } finally {
+    if (!keepServing) {
+      await demo.runner.close();
+      await demo.booted.close();
+      await demo.hub.close();
+    }
+  }
+}
+
+type Demo = {
+  hub: ReplayHub;
+  booted: Booted;
+  runner: InProcessRunner;
+  log: Logger;
+  dbDir: string;
+};
+
+/** A replay hub, a fresh PGlite store in <out>/.demo-db, the in-process runner. */
+async function openDemo(config: Config, outDir: string): Promise<Demo> {
+  const dbDir = join(outDir, ".demo-db");
   await rm(dbDir, { recursive: true, force: true });
   const hub = await startReplayHub();
   // Findings are in the summary; the log would only interleave JSON lines with the progress display.
   const level = config.LOG_LEVEL === "info" ? "error" : config.LOG_LEVEL;
   const log: Logger = pino({ level }, pino.destination(2));
   const booted = await bootServices(config, { hubUrl: hub.url, database: { dataDir: dbDir }, log });
+  return { hub, booted, runner: embeddedRunner(booted.services), log, dbDir };
+}
+
+type Costs = { first: HubCost; idle: HubCost; update: HubCost; repos: number };
+
+/** Watch everything, process it all, poll again idle, push upstream changes, poll a third time. */
+async function runScenario({ hub, booted, runner, dbDir }: Demo, out: Out): Promise<Costs> {
   const s = booted.services;
-  const runner = embeddedRunner(s);
-  let keepServing = false;
-  try {
-    const repos = [...hub.repoIds(), MISSING_REPO_ID];
-    for (const repo of repos) await watchRepo(s, repo);
-    await runner.start();
-    out.write(`hubwatch demo: replay hub ${hub.url}, ${repos.length} repos, store ${dbDir}\n`);
-    const pass = (label: string) => withProgress(s.db, out, label, () => pollAll(runner));
-    const first = await measure(hub, () => pass("first poll"));
-    const idle = await measure(hub, () => pollAll(runner));
-    await pushUpdates(hub);
-    const update = await measure(hub, () => pass("after upstream pushes"));
-    out.write("\n");
-    const counts = await countStore(s.db);
-    const note = `a new ${UPDATE_REPO} revision (config.json changed) and a force-push, 7 repos polled`;
-    for (const line of formatSummary(counts, {
-      first,
-      idle: { ...idle, repos: repos.length },
-      update,
-      updateNote: note,
-    })) {
-      out.write(`${line}\n`);
-    }
-    const written = await writeOutputs(s.db, opts.out);
-    out.write(
-      `wrote ${written.osv} OSV record(s) to ${join(opts.out, "osv")}, ${written.badges} badge(s) to ${join(opts.out, "badges")}\n`,
-    );
-    for (const f of runner.failures)
-      out.write(`job failed: ${f.name} ${JSON.stringify(f.payload)}: ${f.error}\n`);
-    for (const bad of written.invalid) out.write(`INVALID ${bad}\n`);
-    if (written.invalid.length > 0 || runner.failures.length > 0) return 1;
-    if (opts.serve) keepServing = await serve(config, booted, runner, log);
-    return 0;
-  } finally {
-    if (!keepServing) {
-      await runner.close();
-      await booted.close();
-      await hub.close();
-    }
-  }
+  const repos = [...hub.repoIds(), MISSING_REPO_ID];
+  for (const repo of repos) await watchRepo(s, repo);
+  await runner.start();
+  out.write(`hubwatch demo: replay hub ${hub.url}, ${repos.length} repos, store ${dbDir}\n`);
+  const pass = (label: string) => withProgress(s.db, out, label, () => pollAll(runner));
+  const first = await measure(hub, () => pass("first poll"));
+  const idle = await measure(hub, () => pollAll(runner));
+  await pushUpdates(hub);
+  const update = await measure(hub, () => pass("after upstream pushes"));
+  return { first, idle, update, repos: repos.length };
+}
+
+/** Prints the summary, writes and validates out/; 1 if anything is invalid or a job failed. */
+async function report({ booted, runner }: Demo, costs: Costs, outDir: string, out: Out): Promise<number> {
+  const db = booted.services.db;
+  const note = `a new ${UPDATE_REPO} revision (config.json changed) and a force-push, ${costs.repos} repos polled`;
+  const lines = formatSummary(await countStore(db), {
+    first: costs.first,
+    idle: { ...costs.idle, repos: costs.repos },
+    update: costs.update,
+    updateNote: note,
+  });
+  out.write(`\n${lines.join("\n")}\n`);
+  const written = await writeOutputs(db, outDir);
+  const where = (sub: string) => join(outDir, sub);
+  out.write(
+    `wrote ${written.osv} OSV record(s) to ${where("osv")}, ${written.badges} badge(s) to ${where("badges")}\n`,
+  );
+  for (const f of runner.failures)
+    out.write(`job failed: ${f.name} ${JSON.stringify(f.payload)}: ${f.error}\n`);
+  for (const bad of written.invalid) out.write(`INVALID ${bad}\n`);
+  return written.invalid.length > 0 || runner.failures.length > 0 ? 1 : 0;
 }
 
 async function pollAll(runner: InProcessRunner): Promise<void> {
@@ -110,12 +135,7 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
   for (const spec of fixtureRepos()) if (spec.scriptedForcePush) hub.forcePush(spec.id);
 }
 
-async function serve(
-  config: Config,
-  booted: Awaited<ReturnType<typeof bootServices>>,
-  runner: InProcessRunner,
-  log: Logger,
-): Promise<boolean> {
+async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
   const server = await startServer({ config, db: booted.services.db, runner, log });

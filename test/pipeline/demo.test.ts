@@ -1,0 +1,45 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { demoCommand } from "../../src/cli/demo-command.ts";
+import { loadConfig } from "../../src/config/env.ts";
+import { validateEndpointBadge } from "../../src/core/badge/validate.ts";
+import { validateOsvRecord } from "../../src/core/osv/validate.ts";
+
+// `npm run demo`, in process: exit 0, the summary's cost lines, and every file under out/ valid.
+describe("demo", () => {
+  let dir = "";
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("processes the replay hub's repos and writes valid OSV records and badges", async () => {
+    dir = await mkdtemp(join(tmpdir(), "hubwatch-demo-"));
+    let text = "";
+    const sink = {
+      isTTY: false,
+      write(s: string) {
+        text += s;
+        return true;
+      },
+    } as unknown as NodeJS.WriteStream;
+    const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
+    expect(code, text).toBe(0);
+    expect(text).toMatch(/hub, idle +7 requests for 7 repos with nothing new \(commits 7\)/);
+    expect(text).toMatch(/advisories +5 opened, 2 closed, 3 open/);
+    const osv = await readdir(join(dir, "osv"));
+    expect(osv).toHaveLength(5);
+    for (const f of osv)
+      expect(validateOsvRecord(JSON.parse(await readFile(join(dir, "osv", f), "utf8"))).errors).toEqual([]);
+    const badges = (await readdir(join(dir, "badges"), { recursive: true })).filter((f) =>
+      f.endsWith(".json"),
+    );
+    expect(badges.length).toBeGreaterThan(0);
+    for (const f of badges) {
+      expect(
+        validateEndpointBadge(JSON.parse(await readFile(join(dir, "badges", f), "utf8"))).errors,
+      ).toEqual([]);
+    }
+  }, 120_000);
+});
