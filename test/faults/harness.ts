@@ -45,6 +45,8 @@ export async function startPipeline(opts: {
   watch?: string[];
   hubToken?: string;
   env?: Record<string, string>;
+  /** Extra fields for the services bag (e.g. the webhook jobs' retry delays). */
+  extraServices?: Record<string, unknown>;
 }): Promise<Pipeline> {
   const hub = await startReplayHub({ repos: opts.repos });
   const db = await freshPgDatabase({ poolSize: 4 });
@@ -58,7 +60,12 @@ export async function startPipeline(opts: {
     fetch: globalThis.fetch,
   };
   // Backoffs (10 s base) and 429 pauses become milliseconds; attempts stay as configured per job.
-  const runner = createInProcessRunner({ jobs, services, concurrency: 4, delayScale: 0.001 });
+  const runner = createInProcessRunner({
+    jobs,
+    services: { ...services, ...opts.extraServices },
+    concurrency: 4,
+    delayScale: 0.001,
+  });
   await runner.start();
   for (const name of opts.watch ?? opts.repos.map((r) => r.id)) await watchRepo(services, name);
   const sql = new pg.Client({ connectionString: db.url });
