@@ -4,7 +4,7 @@
  * running twice. Each run must end in exactly the state a clean run reaches (same revisions and statuses,
  * same advisories and findings: nothing duplicated, nothing lost) with the store's invariants intact.
  * The shared Redis (6379) and PostgreSQL (5432) are never restarted: the restart tests start their own
- * redis-server (port 6390) and PostgreSQL cluster (port 5441) and stop them by pid.
+ * redis-server and PostgreSQL cluster on free ports and stop them by pid.
  */
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
@@ -26,7 +26,7 @@ import {
   storeInvariants,
   waitFor,
 } from "./harness.ts";
-import { spawnHubwatch, startPgCluster, startRedis, type Worker } from "./processes.ts";
+import { freePort, spawnHubwatch, startPgCluster, startRedis, type Worker } from "./processes.ts";
 
 const A = "synthetic/model-00000";
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -153,7 +153,7 @@ describe("process faults (distributed mode)", () => {
   it("Redis restarted mid-run (queue lost): the worker reconnects, the next tick re-derives the work from the store", async () => {
     const repos = healthyRepos();
     const expected = await referenceOutcome(repos);
-    const redis = await startRedis(6390);
+    const redis = await startRedis(await freePort());
     cleanups.push(() => redis.stop());
     const db = await freshPgDatabase();
     cleanups.push(() => db.close());
@@ -176,7 +176,7 @@ describe("process faults (distributed mode)", () => {
   it("PostgreSQL restarted mid-run (private cluster, immediate mode): jobs retry, nothing half-written", async () => {
     const repos = healthyRepos();
     const expected = await referenceOutcome(repos);
-    const cluster = await startPgCluster(5441);
+    const cluster = await startPgCluster(await freePort());
     cleanups.push(() => cluster.stop());
     const run = await distributedRun({ repos, databaseUrl: cluster.url, redisUrl: inject("redisUrl") });
     run.hub.setFault({ kind: "delay", ms: 300, times: 40, route: "resolve" });
