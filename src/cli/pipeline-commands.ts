@@ -92,7 +92,7 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
   });
   await runner.start();
   const log = booted.services.log;
-  log.info({ concurrency: opts.concurrency ?? 4 }, "worker started");
+  log.info({ concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY }, "worker started");
   onShutdown(
     async () => {
       await runner.close();

@@ -2,20 +2,53 @@ import { z } from "zod";
 
 /** Every setting hubwatch reads from the environment, parsed once at process start and passed down. */
 export const Env = z.object({
-  HF_ENDPOINT: z.string().url().default("https://huggingface.co").describe("The Hub's address, as in huggingface_hub."),
-  HF_TOKEN: z.string().min(1).optional().describe("Token for gated or private repos; sent as a Bearer token."),
+  HF_ENDPOINT: z
+    .string()
+    .url()
+    .default("https://huggingface.co")
+    .describe("The Hub's address, as in huggingface_hub."),
+  HF_TOKEN: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Token for gated or private repos; sent as a Bearer token."),
   DATABASE_URL: z
     .string()
     .optional()
     .describe("postgres:// URL for distributed mode. Unset: embedded PGlite in HUBWATCH_DATA_DIR."),
-  REDIS_URL: z.string().optional().describe("redis:// URL for BullMQ in distributed mode. Unset: in-process runner."),
-  HUBWATCH_DATA_DIR: z.string().default(".hubwatch").describe("Where embedded mode keeps its PGlite database."),
-  HUBWATCH_POLL_CRON: z.string().default("*/15 * * * *").describe("How often the scheduler polls watched repos."),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .describe("redis:// URL for BullMQ in distributed mode. Unset: in-process runner."),
+  HUBWATCH_DATA_DIR: z
+    .string()
+    .default(".hubwatch")
+    .describe("Where embedded mode keeps its PGlite database."),
+  HUBWATCH_POLL_CRON: z
+    .string()
+    .default("*/15 * * * *")
+    .describe("How often the scheduler polls watched repos."),
   HUBWATCH_QUEUE_PREFIX: z.string().default("hubwatch").describe("BullMQ key prefix, to share one Redis."),
+  HUBWATCH_WORKER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(4)
+    .describe(
+      "Jobs one worker process (or the embedded runner) runs at once per queue; one per repo at a time.",
+    ),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  PUBLIC_URL: z.string().url().optional().describe("Base URL the server is reached at, for links in feeds and badges."),
-  HUB_WEBHOOK_SECRET: z.string().optional().describe("Secret expected in X-Webhook-Secret on POST /hooks/hub."),
+  PUBLIC_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe("Base URL the server is reached at, for links in feeds and badges."),
+  HUB_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .describe("Secret expected in X-Webhook-Secret on POST /hooks/hub."),
   HUBWATCH_ALLOW_PRIVATE_WEBHOOKS: z
     .enum(["0", "1", "true", "false"])
     .default("0")

@@ -17,6 +17,7 @@ export function distributedRunner(
     redisUrl: config.REDIS_URL,
     prefix: config.HUBWATCH_QUEUE_PREFIX,
     ...opts,
+    concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY,
     onFailed: (f) =>
       services.log[f.final ? "error" : "warn"]({ job: f.name, jobId: f.jobId, err: f.error }, "job failed"),
   });
@@ -30,7 +31,7 @@ export function embeddedRunner(
   return createInProcessRunner({
     jobs,
     services,
-    concurrency: opts.concurrency ?? 4,
+    concurrency: opts.concurrency ?? services.config.HUBWATCH_WORKER_CONCURRENCY,
     onFailed: (f) =>
       services.log.error({ job: f.name, jobId: f.jobId, err: f.error, attempts: f.attempts }, "job failed"),
   });
