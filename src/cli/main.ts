@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { type Config, loadConfig } from "../config/env.ts";
+import { registerAdminCommands } from "./admin-commands.ts";
 import { action } from "./errors.ts";
 
 // Command modules are imported when their command runs: `--help` and `watch` load no pipeline code.
@@ -134,5 +135,7 @@ program
       return mod.demoCommand(cfg(), opts);
     }),
   );
+
+registerAdminCommands(program, { config: cfg });
 
 await program.parseAsync(process.argv);
