@@ -44,8 +44,11 @@ describe("listTree and downloadText against the replay hub", () => {
 
   it("shows the deleted file gone in the later revision", async () => {
     const repo = "Qwen/Qwen3-0.6B";
-    const before = await listTree({ repo, sha: sha(repo, 5), hubUrl: hub.url });
-    const after = await listTree({ repo, sha: sha(repo, 6), hubUrl: hub.url });
+    const history = hub.history(repo);
+    const deletion = history.findIndex((c) => c.title === "Delete generation_config.json");
+    expect(deletion).toBeGreaterThan(0);
+    const before = await listTree({ repo, sha: history[deletion - 1]!.sha, hubUrl: hub.url });
+    const after = await listTree({ repo, sha: history[deletion]!.sha, hubUrl: hub.url });
     expect(before.map((f) => f.path)).toContain("generation_config.json");
     expect(after.map((f) => f.path)).not.toContain("generation_config.json");
   });
