@@ -1,4 +1,4 @@
-import { isTrackedPath } from "../core/diff/paths.ts";
+import { classifyPath, isTrackedPath } from "../core/diff/paths.ts";
 import { summarizeTokenizer } from "../core/diff/tokenizer.ts";
 import type { ArtifactKind } from "../db/schema/index.ts";
 import { hashContent, putArtifact } from "../repositories/artifacts.repository.ts";
@@ -11,8 +11,9 @@ import {
 import type { Revision } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
-import { BadUpstreamDataError } from "./hub-errors.ts";
+import { BadUpstreamDataError, hubErrorKind } from "./hub-errors.ts";
 import { type HubFile, MAX_TEXT_BYTES } from "./hub-port.ts";
+import { recordFinding } from "./record-finding.ts";
 
 const PARALLEL_FETCHES = 4;
 
@@ -35,6 +36,7 @@ export async function snapshotRevision(
   const previous = new Map(base ? (await getManifest(s.db, base.id)).map((f) => [f.path, f]) : []);
   const entries: ManifestEntry[] = [];
   const toFetch: HubFile[] = [];
+  const skipped: HubFile[] = [];
   for (const file of tree) {
     const entry = {
       path: file.path,
@@ -50,6 +52,7 @@ export async function snapshotRevision(
       // Weights are read by header only, whatever their size; text files over the cap are skipped.
       const fetchable = file.path.endsWith(".safetensors") || file.size <= MAX_TEXT_BYTES;
       if (isTrackedPath(file.path) && fetchable) toFetch.push(file);
+      else if (isTrackedPath(file.path)) skipped.push(file);
       entries.push(entry);
     }
   }
@@ -60,6 +63,11 @@ export async function snapshotRevision(
       if (got) entry.artifactHash = await putArtifact(tx, got.content, got.kind);
     }
     await replaceManifest(tx, revision.id, entries);
+    // A tracked file too large to read is not a failed revision, but a reader must be told it was not compared.
+    for (const file of skipped) {
+      const message = `${file.path} is ${file.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit: not read`;
+      await recordFinding(tx, { repoId: repo.id, sha: revision.sha, kind: "too_large", message });
+    }
   });
   return fetched.size;
 }
@@ -92,6 +100,33 @@ async function fetchAll(
 }
 
 async function fetchOne(
+  s: PipelineServices,
+  repo: string,
+  sha: string,
+  file: HubFile,
+): Promise<Fetched | null> {
+  try {
+    return await readFile(s, repo, sha, file);
+  } catch (err) {
+    throw asFinding(err, file.path);
+  }
+}
+
+/** Bad data in a file becomes a finding named after what the file is (config, header, tokenizer...). */
+function asFinding(err: unknown, path: string): unknown {
+  if (hubErrorKind(err) !== "bad_data") return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if ((err as { code?: unknown }).code === "TooLarge") return new BadUpstreamDataError("too_large", message);
+  const category = classifyPath(path);
+  if (category === "weights") return new BadUpstreamDataError("bad_header", message);
+  if (category === "tokenizer") return new BadUpstreamDataError("bad_tokenizer", message);
+  if (category === "chat_template") return new BadUpstreamDataError("bad_template", message);
+  if (category === "config" || category === "generation_config")
+    return new BadUpstreamDataError("bad_config", message);
+  return err;
+}
+
+async function readFile(
   s: PipelineServices,
   repo: string,
   sha: string,

@@ -141,10 +141,8 @@ describe("SQL-looking repo names", () => {
     }
   });
 
-  // KNOWN GAP (reported to the HTTP layer's owner): a purl with a bare "%" (not valid percent-encoding)
-  // makes decodeURIComponent throw in src/services/http/parse-osv-query.ts, answered 500 instead of 400.
-  // `it.fails` keeps the suite green while the gap exists and turns red once it is fixed: then drop it.
-  it.fails("a purl with malformed percent-encoding (%/%) is a 400, not a 500", async () => {
+  // Was a 500 (decodeURIComponent threw in parse-osv-query.ts); malformed escapes are the caller's 400.
+  it("a purl with malformed percent-encoding (%/%) is a 400, not a 500", async () => {
     for (const purl of ["pkg:huggingface/%/%", "pkg:huggingface/a/b@%zz"]) {
       const res = await app.inject({ method: "POST", url: "/v1/query", payload: { package: { purl } } });
       expect(res.statusCode, purl).toBe(400);

@@ -45,16 +45,25 @@ function commitOf(v: string): string {
 
 type PurlParts = { type: string; owner: string; name: string; version: string | null };
 
+/** A purl segment's percent-decoding; malformed escapes are the caller's mistake (400), not ours. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new OsvQueryError("Invalid Package URL: malformed percent-encoding.");
+  }
+}
+
 function parsePurl(purl: string): PurlParts {
   const m = /^pkg:([a-zA-Z.+-]+)\/([^?#]*?)(?:@([^?#@]+))?(?:\?[^#]*)?(?:#.*)?$/.exec(purl);
   if (!m) throw new OsvQueryError("Invalid Package URL.");
-  const segments = (m[2] ?? "").split("/").map((s) => decodeURIComponent(s));
+  const segments = (m[2] ?? "").split("/").map(decodeSegment);
   const name = segments.pop() ?? "";
   return {
     type: (m[1] ?? "").toLowerCase(),
     owner: segments.join("/"),
     name,
-    version: m[3] ? decodeURIComponent(m[3]) : null,
+    version: m[3] ? decodeSegment(m[3]) : null,
   };
 }
 
