@@ -16,7 +16,7 @@ import type { CheckpointInput, FitMode, FitVerdict, MemoryFigure, ModelReading }
  * bumps the minor version at least; a new family or a fix that changes an existing family's count bumps minor;
  * output shape changes that remove or rename keys bump major; wording-only changes bump patch.
  */
-export const ESTIMATOR_VERSION = "1.0.0";
+export const ESTIMATOR_VERSION = "1.1.0";
 
 export type MemoryJson = {
   bytes: number;
@@ -63,9 +63,16 @@ export type Estimate = {
   warnings: string[];
 };
 
+/** Whole bytes in the JSON (the 1.2 overhead makes fractions); the total stays the sum of its parts. */
 function memoryJson(m: MemoryFigure): MemoryJson {
-  const out: MemoryJson = { bytes: m.bytes, tokens: m.tokens, batch: m.batch, breakdown: m.breakdown };
-  if (m.bytesWithoutLogits !== undefined) out.bytes_without_logits = m.bytesWithoutLogits;
+  const breakdown: Record<string, number> = {};
+  let bytes = 0;
+  for (const [part, v] of Object.entries(m.breakdown)) {
+    breakdown[part] = Math.round(v);
+    bytes += breakdown[part];
+  }
+  const out: MemoryJson = { bytes, tokens: m.tokens, batch: m.batch, breakdown };
+  if (m.bytesWithoutLogits !== undefined) out.bytes_without_logits = Math.round(m.bytesWithoutLogits);
   return out;
 }
 
