@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, exists, inArray, lte, sql } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries, webhookSubscriptions } from "../db/schema/index.ts";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+
+// Deliveries and their per-attempt log: one BullMQ job per attempt records one attempt row.
 
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
@@ -8,108 +10,18 @@ export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 /** Response bodies are kept for debugging only; this many characters at most. */
 export const RESPONSE_BODY_LIMIT = 4096;
 
-/** Creates a pending delivery of `eventId` per subscription; existing ones are untouched. Returns new ones. */
-export function enqueueDeliveries(
+/** Creates the delivery row; false when it already existed (re-emitted event). */
+export async function insertDelivery(
   ex: Executor,
+  subscriptionId: number,
   eventId: string,
-  subscriptionIds: number[],
-  at: Date = new Date(),
-): Promise<WebhookDelivery[]> {
-  if (subscriptionIds.length === 0) return Promise.resolve([]);
-  return ex
+): Promise<boolean> {
+  const rows = await ex
     .insert(webhookDeliveries)
-    .values(subscriptionIds.map((subscriptionId) => ({ subscriptionId, eventId, nextAttemptAt: at })))
-    .onConflictDoNothing({ target: [webhookDeliveries.subscriptionId, webhookDeliveries.eventId] })
-    .returning();
-}
-
-/**
- * Claims up to `limit` due deliveries (pending or failed, nextAttemptAt <= now, subscription enabled):
- * bumps `attempts` (the returned value is this attempt's number) and leases them until now + leaseMs,
- * after which an unfinished claim is due again. Concurrent claimers never get the same row.
- */
-export function claimDueDeliveries(
-  ex: Executor,
-  opts: { limit?: number; leaseMs?: number; now?: Date } = {},
-): Promise<WebhookDelivery[]> {
-  const d = webhookDeliveries;
-  const now = opts.now ?? new Date();
-  const enabled = ex
-    .select({ one: sql`1` })
-    .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.id, d.subscriptionId), eq(webhookSubscriptions.enabled, true)));
-  const due = ex
-    .select({ s: d.subscriptionId, e: d.eventId })
-    .from(d)
-    .where(and(inArray(d.status, ["pending", "failed"]), lte(d.nextAttemptAt, now), exists(enabled)))
-    .orderBy(asc(d.nextAttemptAt))
-    .limit(opts.limit ?? 10)
-    .for("update", { skipLocked: true });
-  return ex
-    .update(d)
-    .set({
-      attempts: sql`${d.attempts} + 1`,
-      lastAttemptAt: now,
-      nextAttemptAt: new Date(now.getTime() + (opts.leaseMs ?? 60_000)),
-    })
-    .where(sql`(${d.subscriptionId}, ${d.eventId}) in (${due})`)
-    .returning();
-}
-
-function setDelivery(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-  patch: Partial<Omit<WebhookDelivery, "subscriptionId" | "eventId">>,
-): Promise<WebhookDelivery | null> {
-  return ex
-    .update(webhookDeliveries)
-    .set(patch)
-    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.eventId, eventId)))
-    .returning()
-    .then((rows) => rows[0] ?? null);
-}
-
-export function markDelivered(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-  at: Date = new Date(),
-): Promise<WebhookDelivery | null> {
-  return setDelivery(ex, subscriptionId, eventId, { status: "delivered", deliveredAt: at });
-}
-
-/** A failed attempt that will be retried at `nextAttemptAt`. */
-export function markDeliveryFailed(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-  nextAttemptAt: Date,
-): Promise<WebhookDelivery | null> {
-  return setDelivery(ex, subscriptionId, eventId, { status: "failed", nextAttemptAt });
-}
-
-/** Gives up on a delivery (retries exhausted or target refused for good). */
-export function markDeliveryDead(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-): Promise<WebhookDelivery | null> {
-  return setDelivery(ex, subscriptionId, eventId, { status: "dead" });
-}
-
-/** Makes a delivery due again now, whatever its state (manual redelivery). */
-export function requeueDelivery(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-  at: Date = new Date(),
-): Promise<WebhookDelivery | null> {
-  return setDelivery(ex, subscriptionId, eventId, {
-    status: "pending",
-    nextAttemptAt: at,
-    deliveredAt: null,
-  });
+    .values({ subscriptionId, eventId })
+    .onConflictDoNothing()
+    .returning({ s: webhookDeliveries.subscriptionId });
+  return rows.length > 0;
 }
 
 export async function getDelivery(
@@ -142,33 +54,64 @@ export function listDeliveries(
     .limit(filter.limit ?? 100);
 }
 
-export type NewAttempt = Omit<
-  WebhookAttempt,
-  "id" | "requestedAt" | "responseStatus" | "responseBody" | "error" | "durationMs"
-> & {
-  requestedAt?: Date;
-  responseStatus?: number | null;
-  responseBody?: string | null;
-  error?: string | null;
-  durationMs?: number | null;
+export type AttemptResult = {
+  subscriptionId: number;
+  eventId: string;
+  attempt: number;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
 };
 
-/** Logs one HTTP attempt (body truncated); recording the same attempt number twice is a no-op. */
-export async function recordAttempt(ex: Executor, a: NewAttempt): Promise<WebhookAttempt | null> {
-  const [row] = await ex
-    .insert(webhookAttempts)
-    .values({
-      ...a,
-      requestedAt: a.requestedAt ?? new Date(),
-      responseBody: a.responseBody?.slice(0, RESPONSE_BODY_LIMIT) ?? null,
-    })
-    .onConflictDoNothing({
-      target: [webhookAttempts.subscriptionId, webhookAttempts.eventId, webhookAttempts.attempt],
-    })
-    .returning();
-  return row ?? null;
+/**
+ * Records one attempt (body truncated) and the delivery's new state in one transaction. The attempt
+ * number is claimed with the unique (sub, event, attempt) key, so a duplicate job run records nothing twice.
+ */
+export async function recordAttempt(ex: Executor, a: AttemptResult): Promise<boolean> {
+  return ex.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(webhookAttempts)
+      .values({
+        subscriptionId: a.subscriptionId,
+        eventId: a.eventId,
+        attempt: a.attempt,
+        responseStatus: a.responseStatus,
+        responseBody: a.responseBody?.slice(0, RESPONSE_BODY_LIMIT) ?? null,
+        error: a.error,
+        durationMs: a.durationMs,
+      })
+      .onConflictDoNothing()
+      .returning({ id: webhookAttempts.id });
+    if (inserted.length === 0) return false;
+    const now = new Date();
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: a.status,
+        attempts: a.attempt,
+        lastAttemptAt: now,
+        nextAttemptAt: a.nextAttemptAt ?? now,
+        deliveredAt: a.status === "delivered" ? now : null,
+      })
+      .where(
+        and(eq(webhookDeliveries.subscriptionId, a.subscriptionId), eq(webhookDeliveries.eventId, a.eventId)),
+      );
+    return true;
+  });
 }
 
+/** Puts a delivery back to pending for a manual redelivery; attempts keep counting up. */
+export async function reopenDelivery(ex: Executor, subscriptionId: number, eventId: string) {
+  await ex
+    .update(webhookDeliveries)
+    .set({ status: "pending", nextAttemptAt: sql`now()` })
+    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.eventId, eventId)));
+}
+
+/** A delivery's attempts (or a subscription's, without eventId), in the order they were recorded. */
 export function listAttempts(
   ex: Executor,
   subscriptionId: number,
@@ -181,5 +124,5 @@ export function listAttempts(
     .where(
       and(eq(t.subscriptionId, subscriptionId), eventId === undefined ? undefined : eq(t.eventId, eventId)),
     )
-    .orderBy(asc(t.requestedAt), asc(t.attempt));
+    .orderBy(asc(t.id));
 }

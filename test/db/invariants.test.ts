@@ -4,10 +4,9 @@ import { createDatabase } from "../../src/db/client.ts";
 import type { DatabaseHandle, Db } from "../../src/db/types.ts";
 import {
   addRepo,
-  claimDueDeliveries,
   createSubscription,
-  enqueueDeliveries,
   getManifest,
+  insertDelivery,
   insertEvent,
   insertPendingRevisions,
   listAdvisories,
@@ -16,6 +15,7 @@ import {
   openAdvisory,
   putArtifact,
   queryRows,
+  recordAttempt,
   recordFinding,
   replaceManifest,
   upsertBadge,
@@ -148,7 +148,7 @@ describe.each(drivers)("natural keys on $name", ({ open: openDb }) => {
     expect((await listAdvisories(t.db, { limit: 100 })).items).toHaveLength(14);
   });
 
-  it("webhook events are stored once and a delivery is claimed by one worker", async () => {
+  it("webhook events are stored once, one delivery per (subscription, event), one attempt per number", async () => {
     const t = await setup();
     const other = await secondConnection(t);
     const sub = await createSubscription(t.db, {
@@ -162,10 +162,26 @@ describe.each(drivers)("natural keys on $name", ({ open: openDb }) => {
       insertEvent(other, { id, type: "advisory.opened", payload: { n: 2 } }),
     ]);
     expect([e1.created, e2.created].sort()).toEqual([false, true]);
-    await Promise.all([enqueueDeliveries(t.db, id, [sub.id]), enqueueDeliveries(other, id, [sub.id])]);
+    const made = await Promise.all([insertDelivery(t.db, sub.id, id), insertDelivery(other, sub.id, id)]);
+    expect(made.sort()).toEqual([false, true]);
     expect(await count(t.db, "webhook_deliveries")).toBe(1);
-    const claims = await Promise.all([claimDueDeliveries(t.db), claimDueDeliveries(other)]);
-    expect(claims.flat()).toHaveLength(1);
-    expect(claims.flat()[0]!.attempts).toBe(1);
+    // Two runs of the same attempt's job (a duplicate BullMQ delivery): one records it, one does nothing.
+    const attempt = (status: "failed" | "delivered") => ({
+      subscriptionId: sub.id,
+      eventId: id,
+      attempt: 1,
+      responseStatus: status === "delivered" ? 200 : 500,
+      responseBody: null,
+      error: null,
+      durationMs: 5,
+      status,
+      nextAttemptAt: null,
+    });
+    const logged = await Promise.all([
+      recordAttempt(t.db, attempt("failed")),
+      recordAttempt(other, attempt("delivered")),
+    ]);
+    expect(logged.sort()).toEqual([false, true]);
+    expect(await count(t.db, "webhook_attempts")).toBe(1);
   });
 });

@@ -256,39 +256,42 @@ describe.each(drivers)("repositories on $name", ({ open }) => {
     const id = r.makeEventId("advisory.opened", `${repo.name}@${repoId}`);
     expect(id).toBe(r.makeEventId("advisory.opened", `${repo.name}@${repoId}`));
     await r.insertEvent(db, { id, type: "advisory.opened", repoId, payload: { repo: repo.name } });
-    expect(await r.enqueueDeliveries(db, id, [all.id, byOwner.id])).toHaveLength(2);
+    expect(await r.insertDelivery(db, all.id, id)).toBe(true);
+    expect(await r.insertDelivery(db, byOwner.id, id)).toBe(true);
+    expect(await r.insertDelivery(db, all.id, id)).toBe(false);
     await r.disableSubscription(db, byOwner.id, "410 Gone");
-    const now = new Date(Date.now() + 1000);
-    const claimed = await r.claimDueDeliveries(db, { now, limit: 50, leaseMs: 30_000 });
-    const mine = claimed.filter((d) => d.eventId === id);
-    expect(mine.map((d) => d.subscriptionId)).toEqual([all.id]);
-    expect(await r.claimDueDeliveries(db, { now })).toEqual([]);
+    expect(await r.getDelivery(db, all.id, id)).toMatchObject({ status: "pending", attempts: 0 });
 
-    await r.recordAttempt(db, {
+    const retryAt = new Date(Date.now() + 60_000);
+    const failed = {
       subscriptionId: all.id,
       eventId: id,
       attempt: 1,
       responseStatus: 500,
       responseBody: "x".repeat(10_000),
-    });
-    expect(await r.recordAttempt(db, { subscriptionId: all.id, eventId: id, attempt: 1 })).toBeNull();
-    const retryAt = new Date(now.getTime() + 60_000);
-    expect(await r.markDeliveryFailed(db, all.id, id, retryAt)).toMatchObject({
+      error: null,
+      durationMs: 12,
+      status: "failed" as const,
+      nextAttemptAt: retryAt,
+    };
+    expect(await r.recordAttempt(db, failed)).toBe(true);
+    expect(await r.recordAttempt(db, { ...failed, status: "delivered" })).toBe(false);
+    expect(await r.getDelivery(db, all.id, id)).toMatchObject({
       status: "failed",
       attempts: 1,
+      nextAttemptAt: retryAt,
+      deliveredAt: null,
     });
-    const again = await r.claimDueDeliveries(db, { now: retryAt });
-    expect(again.filter((d) => d.eventId === id)).toMatchObject([{ attempts: 2 }]);
-    expect(await r.markDelivered(db, all.id, id, retryAt)).toMatchObject({
-      status: "delivered",
-      deliveredAt: retryAt,
-    });
-    expect(await r.markDeliveryDead(db, all.id, id)).toMatchObject({ status: "dead" });
-    expect(await r.requeueDelivery(db, all.id, id)).toMatchObject({ status: "pending", deliveredAt: null });
+    const ok = { ...failed, attempt: 2, responseStatus: 200, responseBody: "", nextAttemptAt: null };
+    expect(await r.recordAttempt(db, { ...ok, status: "delivered" })).toBe(true);
+    expect(await r.getDelivery(db, all.id, id)).toMatchObject({ status: "delivered", attempts: 2 });
+    await r.reopenDelivery(db, all.id, id);
+    expect(await r.getDelivery(db, all.id, id)).toMatchObject({ status: "pending", attempts: 2 });
     const attempts = await r.listAttempts(db, all.id, id);
-    expect(attempts).toHaveLength(1);
+    expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);
     expect(attempts[0]!.responseBody).toHaveLength(r.RESPONSE_BODY_LIMIT);
     expect(await r.listDeliveries(db, { eventId: id })).toHaveLength(2);
+    expect(await r.listDeliveries(db, { subscriptionId: all.id })).toMatchObject([{ eventId: id }]);
 
     expect(await r.updateSubscription(db, other.id, { events: ["advisory.closed"] })).toMatchObject({
       events: ["advisory.closed"],

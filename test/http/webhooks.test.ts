@@ -7,13 +7,13 @@ import { jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
 import {
-  getDelivery,
+  createSubscription,
   getSubscription,
-  insertSubscription,
-  listAttempts,
-} from "../../src/repositories/http-webhooks.repository.ts";
-import { insertEvent, makeEventId } from "../../src/repositories/webhooks.repository.ts";
+  insertEvent,
+  makeEventId,
+} from "../../src/repositories/webhooks.repository.ts";
 import { createToken } from "../../src/services/http/tokens.ts";
 import { emitWebhookEvent } from "../../src/services/webhooks/emit-event.ts";
 import { newWebhookSecret } from "../../src/services/webhooks/secret.ts";
@@ -208,7 +208,7 @@ describe("webhook delivery", () => {
       () => 500,
     );
     const port = await listen(r.server);
-    const sub = await insertSubscription(db.db, {
+    const sub = await createSubscription(db.db, {
       url: `http://127.0.0.1:${port}/`,
       secret: newWebhookSecret(),
       repoFilter: null,
@@ -237,7 +237,7 @@ describe("webhook delivery", () => {
       () => 410,
     );
     const port = await listen(r.server);
-    const sub = await insertSubscription(db.db, {
+    const sub = await createSubscription(db.db, {
       url: `http://127.0.0.1:${port}/`,
       secret: newWebhookSecret(),
       repoFilter: null,
@@ -282,7 +282,7 @@ describe("webhook delivery", () => {
       () => 200,
     );
     const port = await listen(r.server);
-    const sub = await insertSubscription(db.db, {
+    const sub = await createSubscription(db.db, {
       url: `http://localhost:${port}/`,
       secret: newWebhookSecret(),
       repoFilter: null,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { jobIdFor } from "../../queue/define-job.ts";
-import { listAttempts, listDeliveries } from "../../repositories/http-webhooks.repository.ts";
+import { listAttempts, listDeliveries } from "../../repositories/webhook-deliveries.repository.ts";
 import { authenticate } from "../../services/http/tokens.ts";
 import { UserInputError, unwatchRepo, watchRepo } from "../../services/watch-repos.ts";
 import {
@@ -74,7 +74,7 @@ export function adminRoutes(deps: AppDeps) {
       return reply.code(removed ? 200 : 404).send({ removed });
     });
     app.get<{ Params: { id: string } }>("/api/subscriptions/:id/deliveries", async (req) =>
-      listDeliveries(deps.db, Number(req.params.id) || 0),
+      listDeliveries(deps.db, { subscriptionId: Number(req.params.id) || 0 }),
     );
     app.get<{ Params: { id: string; eventId: string } }>(
       "/api/subscriptions/:id/deliveries/:eventId/attempts",

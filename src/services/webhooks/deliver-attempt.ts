@@ -1,10 +1,5 @@
-import {
-  getDelivery,
-  getEvent,
-  getSubscription,
-  recordAttempt,
-  setSubscriptionEnabled,
-} from "../../repositories/http-webhooks.repository.ts";
+import { getDelivery, recordAttempt } from "../../repositories/webhook-deliveries.repository.ts";
+import { disableSubscription, getEvent, getSubscription } from "../../repositories/webhooks.repository.ts";
 import { maxAttempts, nextRetryDelay } from "./backoff.ts";
 import { signedHeaders } from "./secret.ts";
 import { sendWebhook } from "./send.ts";
@@ -58,12 +53,7 @@ export async function deliverWebhookAttempt(
   if (res.blocked)
     deps.log?.warn({ url: sub.url, error: res.error, subscriptionId: sub.id }, "webhook target refused");
   if (res.status === 410) {
-    await setSubscriptionEnabled(
-      deps.db,
-      sub.id,
-      false,
-      `receiver answered 410 Gone at ${new Date().toISOString()}`,
-    );
+    await disableSubscription(deps.db, sub.id, `receiver answered 410 Gone at ${new Date().toISOString()}`);
     return "disabled";
   }
   if (ok) return "delivered";

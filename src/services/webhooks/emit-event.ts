@@ -1,12 +1,8 @@
 import { createHash } from "node:crypto";
 import type { WebhookEventType } from "../../db/schema/index.ts";
 import { repoNameById } from "../../repositories/http-read.repository.ts";
-import {
-  getEvent,
-  insertDelivery,
-  insertEvent,
-  listSubscriptions,
-} from "../../repositories/http-webhooks.repository.ts";
+import { insertDelivery } from "../../repositories/webhook-deliveries.repository.ts";
+import { getEvent, insertEvent, listSubscriptions } from "../../repositories/webhooks.repository.ts";
 import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "./types.ts";
 
 export type EmitInput = {

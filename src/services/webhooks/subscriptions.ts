@@ -2,14 +2,13 @@ import { z } from "zod";
 import { webhookEventTypes } from "../../db/schema/index.ts";
 import type { Db } from "../../db/types.ts";
 import { assertPublicHost } from "../../lib/ssrf.ts";
+import { getDelivery, reopenDelivery } from "../../repositories/webhook-deliveries.repository.ts";
 import {
   deleteSubscription,
-  getDelivery,
-  insertSubscription,
   listSubscriptions,
-  reopenDelivery,
-  type Subscription,
-} from "../../repositories/http-webhooks.repository.ts";
+  createSubscription as storeSubscription,
+  type WebhookSubscription,
+} from "../../repositories/webhooks.repository.ts";
 import { newWebhookSecret } from "./secret.ts";
 import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "./types.ts";
 
@@ -26,7 +25,7 @@ export const SubscriptionInput = z.object({
 export type SubscriptionInput = z.input<typeof SubscriptionInput>;
 
 /** Subscription as shown to its owner; the secret only at creation. */
-export function publicSubscription(s: Subscription, withSecret = false) {
+export function publicSubscription(s: WebhookSubscription, withSecret = false) {
   const { secret, ...rest } = s;
   return withSecret ? { ...rest, secret } : rest;
 }
@@ -35,10 +34,10 @@ export function publicSubscription(s: Subscription, withSecret = false) {
 export async function createSubscription(
   deps: { db: Db; allowPrivateTargets: boolean },
   input: SubscriptionInput,
-): Promise<Subscription> {
+): Promise<WebhookSubscription> {
   const parsed = SubscriptionInput.parse(input);
   if (!deps.allowPrivateTargets) await assertPublicHost(new URL(parsed.url).hostname);
-  return insertSubscription(deps.db, {
+  return storeSubscription(deps.db, {
     url: parsed.url,
     secret: newWebhookSecret(),
     repoFilter: parsed.repoFilter ?? null,
