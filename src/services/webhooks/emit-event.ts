@@ -1,8 +1,12 @@
-import { createHash } from "node:crypto";
 import type { WebhookEventType } from "../../db/schema/index.ts";
 import { repoNameById } from "../../repositories/http-read.repository.ts";
 import { insertDelivery } from "../../repositories/webhook-deliveries.repository.ts";
-import { getEvent, insertEvent, listSubscriptions } from "../../repositories/webhooks.repository.ts";
+import {
+  getEvent,
+  insertEvent,
+  listSubscriptions,
+  makeEventId,
+} from "../../repositories/webhooks.repository.ts";
 import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "./types.ts";
 
 export type EmitInput = {
@@ -14,11 +18,6 @@ export type EmitInput = {
   now?: Date;
 };
 
-/** Deterministic event id, also the Standard Webhooks `webhook-id` (constant across retries). */
-export function eventIdFor(type: string, subject: string): string {
-  return `evt_${createHash("sha256").update(`${type}\n${subject}`).digest("hex").slice(0, 32)}`;
-}
-
 /** A subscription's repo filter: null = every repo, "owner/*" = an owner's repos, else an exact name. */
 export function repoFilterMatches(filter: string | null, repoName: string | null): boolean {
   if (!filter || filter === "*") return true;
@@ -29,7 +28,8 @@ export function repoFilterMatches(filter: string | null, repoName: string | null
 
 /** Records an event (idempotent by its id) and fans it out. */
 export async function emitWebhookEvent(deps: WebhookDeps, input: EmitInput) {
-  const id = eventIdFor(input.type, input.subject);
+  // Deterministic, and the Standard Webhooks `webhook-id` (constant across retries).
+  const id = makeEventId(input.type, input.subject);
   const payload = { type: input.type, timestamp: (input.now ?? new Date()).toISOString(), data: input.data };
   await insertEvent(deps.db, { id, type: input.type, repoId: input.repoId, payload });
   return fanOutEvent(deps, id);
