@@ -59,13 +59,18 @@ function describe(v: unknown): string {
 type ViewState = { path: string; raw: Record<string, unknown> };
 type View = ConfigView & ViewState;
 
+/** Set and not null. Takes the value, not the key: each lookup on a parsed config costs (megamorphic). */
+function isSet(x: unknown): boolean {
+  return x !== undefined && x !== null;
+}
+
 function present(v: View, key: string): boolean {
-  return v.raw[key] !== undefined && v.raw[key] !== null;
+  return isSet(v.raw[key]);
 }
 
 function readNumber(v: View, key: string, integer: boolean, b: IntBounds = {}): number {
   const x = v.raw[key];
-  if (!present(v, key)) return v.fail(key, "missing");
+  if (!isSet(x)) return v.fail(key, "missing");
   if (typeof x !== "number") return v.fail(key, `expected a number, got ${describe(x)}`);
   if (!Number.isFinite(x)) return v.fail(key, "not a finite number");
   if (integer && !Number.isInteger(x)) return v.fail(key, `expected an integer, got ${x}`);
@@ -113,14 +118,14 @@ const METHODS: Omit<ConfigView, "path" | "raw"> = {
     return present(this, key) ? readNumber(this, key, false, { min: 0, ...b }) : fallback;
   },
   bool(this: View, key, fallback) {
-    if (!present(this, key)) return fallback;
     const x = this.raw[key];
+    if (!isSet(x)) return fallback;
     if (typeof x !== "boolean") return this.fail(key, `expected true/false, got ${describe(x)}`);
     return x;
   },
   str(this: View, key) {
     const x = this.raw[key];
-    if (!present(this, key)) return this.fail(key, "missing");
+    if (!isSet(x)) return this.fail(key, "missing");
     if (typeof x !== "string") return this.fail(key, `expected a string, got ${describe(x)}`);
     return x;
   },
@@ -128,8 +133,8 @@ const METHODS: Omit<ConfigView, "path" | "raw"> = {
     return present(this, key) ? this.str(key) : undefined;
   },
   sub(this: View, key) {
-    if (!present(this, key)) return this.fail(key, "missing");
     const x = this.raw[key];
+    if (!isSet(x)) return this.fail(key, "missing");
     if (!isObject(x)) return this.fail(key, `expected an object, got ${describe(x)}`);
     return configView(x, this.keyName(key));
   },
@@ -138,13 +143,13 @@ const METHODS: Omit<ConfigView, "path" | "raw"> = {
   },
   list(this: View, key) {
     const x = this.raw[key];
-    if (!present(this, key)) return this.fail(key, "missing");
+    if (!isSet(x)) return this.fail(key, "missing");
     if (!Array.isArray(x) || x.length === 0) return this.fail(key, "expected a non-empty array");
     return x.map((item, i) => configView(item, `${this.keyName(key)}[${i}]`));
   },
   optArray(this: View, key) {
-    if (!present(this, key)) return undefined;
     const x = this.raw[key];
+    if (!isSet(x)) return undefined;
     if (!Array.isArray(x)) return this.fail(key, `expected an array, got ${describe(x)}`);
     return x;
   },

@@ -38,21 +38,22 @@ export function modeCosts(m: MemoryPlan, withLogits: boolean): Record<FitMode, M
   };
 }
 
-/** Full fine-tune bytes of each node at batch 1 (seed rules: no logits), in node order, and whether it counts as a layer. */
-export type NodeCosts = { bytes: Float64Array; counts: Uint8Array };
+/**
+ * Full fine-tune bytes of each node at batch 1 (seed rules: no logits), in node order, and whether it counts
+ * as a layer (1 or 0). Plain arrays: typed arrays of this size cost more to allocate than they save here.
+ */
+export type NodeCosts = { bytes: number[]; counts: number[] };
 
 export function nodeCosts(r: ModelReading, trainTokens: number): NodeCosts {
-  let total = 0;
-  for (const t of r.towers) total += t.nodes.length;
-  const bytes = new Float64Array(total);
-  const counts = new Uint8Array(total);
-  let k = 0;
+  const bytes: number[] = [];
+  const counts: number[] = [];
   for (const t of r.towers) {
     const tokens = towerTokens(t, trainTokens);
     for (const n of t.nodes) {
-      bytes[k] =
-        FULL_BYTES_PER_PARAM * ownParams(n) + tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
-      counts[k++] = n.outputHead ? 0 : 1;
+      bytes.push(
+        FULL_BYTES_PER_PARAM * ownParams(n) + tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0),
+      );
+      counts.push(n.outputHead ? 0 : 1);
     }
   }
   return { bytes, counts };

@@ -17,21 +17,13 @@ export type NodeScan = {
   costs: NodeCosts;
 };
 
-function nodeCount(r: ModelReading): number {
-  let n = 0;
-  for (const t of r.towers) n += t.nodes.length;
-  return n;
-}
-
 /** Scans a reading at `trainTokens`; throws EstimatorInputError naming the first node with a non-finite number. */
 export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
-  const size = nodeCount(r);
-  const costs: NodeCosts = { bytes: new Float64Array(size), counts: new Uint8Array(size) };
+  const costs: NodeCosts = { bytes: [], counts: [] };
   const towers: Record<string, number> = {};
   let total = 0;
   let lora = 0;
   let activations = 0;
-  let k = 0;
   for (const t of r.towers) {
     const tokens = towerTokens(t, trainTokens);
     let sum = 0;
@@ -45,8 +37,8 @@ export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
       activations += act;
       const ls = n.linears;
       if (ls) for (const l of ls) lora += LORA_RANK * (l.in + l.out) * l.count;
-      costs.bytes[k] = FULL_BYTES_PER_PARAM * own + act;
-      costs.counts[k++] = n.outputHead ? 0 : 1;
+      costs.bytes.push(FULL_BYTES_PER_PARAM * own + act);
+      costs.counts.push(n.outputHead ? 0 : 1);
     }
     towers[t.name] = (towers[t.name] ?? 0) + sum;
     total += sum;

@@ -40,7 +40,8 @@ export function readBart(cfg: ConfigView): ModelReading {
   for (let i = 1; i <= encLayers; i++) append(encoder, encoderLayer(p, i, enc));
   if (finalNorm) encoder.push(norm(p, "LayerNorm_out", "LayerNorm", d));
   const q: Place = place(positions, "decoder");
-  const sharedEmb = { ...embedding(q, vocab, d), tiedTo: "encoder.Embedding" };
+  const sharedEmb = embedding(q, vocab, d);
+  sharedEmb.tiedTo = "encoder.Embedding";
   const decoder: StructureNode[] = [
     sharedEmb,
     positionEmbedding(q, positions + 2, d),

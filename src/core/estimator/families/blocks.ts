@@ -5,6 +5,7 @@
  * norm and add outputs h each, attention q + k + v + attention output, SwiGLU gate/up/act/product.
  */
 import type { KvLayer, Linear, ModelReading, StructureNode } from "../types.ts";
+import { makeNode } from "./node-shape.ts";
 
 const BF16 = 2;
 
@@ -40,19 +41,8 @@ export function node(
   act: number,
   linears?: Linear[],
 ): StructureNode {
-  // Every key present from the start: one hidden class for all nodes keeps the estimator fast.
-  return {
-    name: nm(p, name),
-    type,
-    shape: [p.seq, width],
-    params,
-    actBytesPerToken: act,
-    layer: p.layer,
-    linears: linears && linears.length > 0 ? linears : undefined,
-    tiedTo: undefined,
-    actBytesPerSample: undefined,
-    outputHead: undefined,
-  };
+  const ls = linears && linears.length > 0 ? linears : undefined;
+  return makeNode(nm(p, name), type, [p.seq, width], params, act, p.layer, ls);
 }
 
 export function embedding(p: Place, vocab: number, hidden: number, name = "Embedding"): StructureNode {

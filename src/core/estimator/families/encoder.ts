@@ -49,13 +49,20 @@ export type EncoderOptions = {
   positionOffset: number;
 };
 
+/** The MLM decoder's own bias (vocab scalars): stores no activation of its own. */
+function mlmBias(p: Place, vocab: number): StructureNode {
+  const n = linear(p, "MLMBias", "Bias", 0, vocab, true, false);
+  n.actBytesPerToken = 0;
+  return n;
+}
+
 function headNodes(p: Place, cfg: ConfigView, h: number, vocab: number, o: EncoderOptions): StructureNode[] {
   const pooler = () => linear(p, "Pooler", "Pooler (dense + tanh)", h, h, true, false);
   const mlm = () => [
     linear(p, "MLMTransform", "Dense + GELU", h, h, true, false),
     norm(p, "MLMNorm", "LayerNorm", h),
     lmHead(p, h, vocab, "Embedding"),
-    { ...linear(p, "MLMBias", "Bias", 0, vocab, true, false), actBytesPerToken: 0 },
+    mlmBias(p, vocab),
   ];
   const labels = numLabels(cfg);
   switch (o.head) {

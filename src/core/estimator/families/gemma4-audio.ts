@@ -11,6 +11,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { StructureNode, TowerReading } from "../types.ts";
+import { append } from "./blocks.ts";
 import { node } from "./moe-parts.ts";
 
 const MEL_FRAMES = 3000;
@@ -21,8 +22,8 @@ function linears(list: [number, number][]): { in: number; out: number; count: nu
 
 function conformerLayer(l: number, seq: number, h: number, headDim: number, kernel: number): StructureNode[] {
   const shape = [seq, h];
-  const ffn = () => {
-    const n = node("", "Conformer FFN", shape, 8 * h * h + 2 * h, 11 * h, l);
+  const ffn = (name: string) => {
+    const n = node(name, "Conformer FFN", shape, 8 * h * h + 2 * h, 11 * h, l);
     n.linears = linears([
       [h, 4 * h],
       [4 * h, h],
@@ -48,8 +49,9 @@ function conformerLayer(l: number, seq: number, h: number, headDim: number, kern
     [h, 2 * h],
     [h, h],
   ]);
-  const ffn1 = { ...ffn(), name: `audio.FFN_${l}_1` };
-  const ffn2 = { ...ffn(), name: `audio.FFN_${l}_2`, params: 8 * h * h + 2 * h + h };
+  const ffn1 = ffn(`audio.FFN_${l}_1`);
+  const ffn2 = ffn(`audio.FFN_${l}_2`);
+  ffn2.params = 8 * h * h + 2 * h + h;
   // the layer's norm_out (h) rides on the second feed-forward node
   return [ffn1, attn, conv, ffn2];
 }
@@ -71,7 +73,7 @@ export function gemma4AudioTower(a: ConfigView, textHidden: number): TowerReadin
   const nodes: StructureNode[] = [node("audio.Input", "Input", [MEL_FRAMES, 128], 0, 0), sub];
   const kernel = a.optInt("conv_kernel_size", 5);
   for (let l = 1; l <= a.int("num_hidden_layers"); l++)
-    nodes.push(...conformerLayer(l, seq, h, h / heads, kernel));
+    append(nodes, conformerLayer(l, seq, h, h / heads, kernel));
   const out = a.optInt("output_proj_dims", h);
   const proj = node(
     "audio.Projector",

@@ -4,6 +4,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode, TowerReading } from "../types.ts";
+import { append } from "./blocks.ts";
 import { type LayerSpec, node, residualLayer } from "./moe-parts.ts";
 
 /** Display/structure length of a decoder: its context, or 2048 when the config names none (as dense-decoder.ts). */
@@ -32,9 +33,9 @@ export function decoderTower(f: DecoderFrame): TowerReading {
     node("RoPE", "RoPE", shape, 0, 0),
   ];
   f.layers.forEach((s, i) => {
-    nodes.push(...residualLayer(i + 1, f.seq, f.hidden, s));
+    append(nodes, residualLayer(i + 1, f.seq, f.hidden, s));
   });
-  nodes.push(...outputHead(f));
+  append(nodes, outputHead(f));
   return { name: f.name ?? "text", role: "decoder", seqLen: f.seq, nodes };
 }
 

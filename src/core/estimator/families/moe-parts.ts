@@ -4,6 +4,7 @@
  * per token for backward (bf16 -> x2 bytes when it becomes a node), and the linears LoRA adapts.
  */
 import type { Linear, StructureNode } from "../types.ts";
+import { makeNode } from "./node-shape.ts";
 
 export type Piece = { type: string; params: number; actElems: number; linears: Linear[] };
 
@@ -115,16 +116,7 @@ export function expertWeightParams(m: MoeSpec): number {
 
 /** Turns a piece into a node of a repeated block. */
 export function pieceNode(name: string, p: Piece, shape: number[], layer?: number): StructureNode {
-  const node: StructureNode = {
-    name,
-    type: p.type,
-    shape,
-    params: p.params,
-    actBytesPerToken: p.actElems * ACT_BYTES,
-    linears: p.linears,
-  };
-  if (layer !== undefined) node.layer = layer;
-  return node;
+  return makeNode(name, p.type, shape, p.params, p.actElems * ACT_BYTES, layer, p.linears);
 }
 
 /** A plain node without linears. */
@@ -136,9 +128,7 @@ export function node(
   actElems: number,
   layer?: number,
 ): StructureNode {
-  const n: StructureNode = { name, type, shape, params, actBytesPerToken: actElems * ACT_BYTES };
-  if (layer !== undefined) n.layer = layer;
-  return n;
+  return makeNode(name, type, shape, params, actElems * ACT_BYTES, layer, undefined);
 }
 
 export type LayerSpec = {

@@ -5,7 +5,9 @@
  */
 import { EstimatorInputError } from "../config-view.ts";
 import type { StructureNode, TowerReading, TowerRole } from "../types.ts";
+import { append } from "./blocks.ts";
 import { gatedMlp, gqaAttention, node, type Piece, plainMlp, residualLayer } from "./moe-parts.ts";
+import { renamed } from "./node-shape.ts";
 
 export type EncoderSpec = {
   name: string;
@@ -87,10 +89,10 @@ export function encoderTower(s: EncoderSpec): TowerReading {
       norm2: n,
       normType: s.norm,
     });
-    nodes.push(...layer.map((x) => ({ ...x, name: `${s.name}.${x.name}` })));
+    for (const x of layer) nodes.push(renamed(x, `${s.name}.${x.name}`));
   }
   if (s.finalNorm) nodes.push(node(`${s.name}.${s.norm}_final`, s.norm, [s.seq, s.hidden], n, s.hidden));
-  nodes.push(...s.back);
+  append(nodes, s.back);
   return { name: s.name, role: s.role, seqLen: s.seq, nodes };
 }
 
