@@ -1,7 +1,7 @@
 /**
- * The one object shape of a structure node. Every reader builds nodes here (or copies them with
- * `renamed`), every key present from the start: one hidden class keeps the scans over nodes
- * (scan.ts, fit.ts, estimate.ts) monomorphic, which roughly halves their time.
+ * The one object shape of a structure node. Every reader builds its nodes here, every key present
+ * from the start: one hidden class keeps the passes over nodes (scan.ts, fit.ts, estimate.ts)
+ * monomorphic. Build nodes with their final name: a `{ ...n, name }` copy leaves that shape.
  */
 import type { Linear, StructureNode } from "../types.ts";
 
@@ -26,21 +26,5 @@ export function makeNode(
     tiedTo: undefined,
     actBytesPerSample: undefined,
     outputHead: undefined,
-  };
-}
-
-/** A copy of `n` under another name, in the same shape (instead of `{ ...n, name }`). */
-export function renamed(n: StructureNode, name: string): StructureNode {
-  return {
-    name,
-    type: n.type,
-    shape: n.shape,
-    params: n.params,
-    actBytesPerToken: n.actBytesPerToken,
-    layer: n.layer,
-    linears: n.linears,
-    tiedTo: n.tiedTo,
-    actBytesPerSample: n.actBytesPerSample,
-    outputHead: n.outputHead,
   };
 }

@@ -7,7 +7,6 @@ import { EstimatorInputError } from "../config-view.ts";
 import type { StructureNode, TowerReading, TowerRole } from "../types.ts";
 import { append } from "./blocks.ts";
 import { gatedMlp, gqaAttention, node, type Piece, plainMlp, residualLayer } from "./moe-parts.ts";
-import { renamed } from "./node-shape.ts";
 
 export type EncoderSpec = {
   name: string;
@@ -81,16 +80,8 @@ export function encoderTower(s: EncoderSpec): TowerReading {
   const { attn, mlp } = encoderPieces(s);
   const n = normParams(s.norm, s.hidden);
   const nodes: StructureNode[] = [...s.front];
-  for (let l = 1; l <= s.layers; l++) {
-    const layer = residualLayer(l, s.seq, s.hidden, {
-      mixer: attn,
-      ffn: mlp,
-      norm1: n,
-      norm2: n,
-      normType: s.norm,
-    });
-    for (const x of layer) nodes.push(renamed(x, `${s.name}.${x.name}`));
-  }
+  const spec = { mixer: attn, ffn: mlp, norm1: n, norm2: n, normType: s.norm };
+  for (let l = 1; l <= s.layers; l++) append(nodes, residualLayer(l, s.seq, s.hidden, spec, `${s.name}.`));
   if (s.finalNorm) nodes.push(node(`${s.name}.${s.norm}_final`, s.norm, [s.seq, s.hidden], n, s.hidden));
   append(nodes, s.back);
   return { name: s.name, role: s.role, seqLen: s.seq, nodes };
