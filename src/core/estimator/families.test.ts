@@ -1,27 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CORE_FAMILIES } from "../../../test/helpers/model-fixtures.ts";
 import { estimate } from "./estimate.ts";
 import { KNOWN_DELTAS } from "./known-deltas.ts";
 
 const ROOT = new URL("../../../fixtures/models/", import.meta.url);
 const read = (m: string, f: string) => JSON.parse(readFileSync(new URL(`${m}/${f}`, ROOT), "utf8"));
-
-/** Families this file checks (the core helper's readers). */
-const OWN = new Set([
-  "llama",
-  "mistral",
-  "qwen2",
-  "qwen3",
-  "mimo",
-  "phi",
-  "gpt2",
-  "bert",
-  "roberta",
-  "bart",
-  "whisper",
-  "clip",
-  "nemotron-nas",
-]);
 
 const fixtures = readdirSync(ROOT).filter((m) => existsSync(new URL(`${m}/truth.json`, ROOT)));
 
@@ -36,7 +20,7 @@ describe("derived totals against the published checkpoints", () => {
         return null;
       }
     })();
-    if (!e || !OWN.has(e.family) || typeof truth.params_total !== "number") continue;
+    if (!e || !CORE_FAMILIES.has(e.family) || typeof truth.params_total !== "number") continue;
     it(`${m} (${e.family})`, () => {
       const extra = KNOWN_DELTAS[m]?.scalars ?? 0;
       expect(e.params.total + extra).toBe(truth.params_total);

@@ -1,25 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CORE_FAMILIES } from "../../../test/helpers/model-fixtures.ts";
 import { EstimatorInputError } from "./config-view.ts";
 import { estimate } from "./estimate.ts";
 
 const ROOT = new URL("../../../fixtures/models/", import.meta.url);
-/** This file fuzzes the core helper's families; other readers have their own tests. */
-const OWN = new Set([
-  "llama",
-  "mistral",
-  "qwen2",
-  "qwen3",
-  "mimo",
-  "phi",
-  "gpt2",
-  "bert",
-  "roberta",
-  "bart",
-  "whisper",
-  "clip",
-  "nemotron-nas",
-]);
 const BAD: unknown[] = [-1, 0, 0.5, 1e13, Number.NaN, "12", null, true, [], {}, 3];
 
 /** Small deterministic PRNG (mulberry32), so failures reproduce. */
@@ -57,7 +42,9 @@ function finite(v: unknown): boolean {
 
 const own = readdirSync(ROOT).filter((m) => {
   try {
-    return OWN.has(estimate(JSON.parse(readFileSync(new URL(`${m}/config.json`, ROOT), "utf8"))).family);
+    return CORE_FAMILIES.has(
+      estimate(JSON.parse(readFileSync(new URL(`${m}/config.json`, ROOT), "utf8"))).family,
+    );
   } catch {
     return false;
   }

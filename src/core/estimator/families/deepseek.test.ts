@@ -1,23 +1,17 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { configView } from "../config-view.ts";
+import { modelFixture, readConfig as read } from "../../../../test/helpers/model-fixtures.ts";
 import { estimate } from "../estimate.ts";
 import { countParams } from "../params.ts";
-import { readModel } from "../resolve.ts";
 import type { Linear, ModelReading } from "../types.ts";
 import { blockScaleScalars } from "./moe-parts.ts";
 
 type Raw = Record<string, unknown> & { text_config?: Record<string, unknown> };
 
+/** Every fixture here has a published total. */
 function fixture(dir: string): { config: Raw; truth: number } {
-  const base = new URL(`../../../../fixtures/models/${dir}/`, import.meta.url);
-  const config = JSON.parse(readFileSync(new URL("config.json", base), "utf8")) as Raw;
-  const truth = JSON.parse(readFileSync(new URL("truth.json", base), "utf8")).params_total as number;
-  return { config, truth };
-}
-
-function read(config: Raw): ModelReading {
-  return readModel(configView(config));
+  const { config, truth } = modelFixture(dir);
+  if (truth === null) throw new Error(`${dir} has no truth.json`);
+  return { config: config as Raw, truth };
 }
 
 function linearsOfLayer(r: ModelReading, layer: number): Linear[] {

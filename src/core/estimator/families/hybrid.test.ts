@@ -1,25 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { configView } from "../config-view.ts";
+import { modelFixture as fixture, readConfig as read } from "../../../../test/helpers/model-fixtures.ts";
 import { estimate } from "../estimate.ts";
-import { readModel } from "../resolve.ts";
-import type { ModelReading } from "../types.ts";
-
-type Raw = Record<string, unknown>;
-
-function fixture(dir: string): { config: Raw; truth: number | null } {
-  const base = new URL(`../../../../fixtures/models/${dir}/`, import.meta.url);
-  const config = JSON.parse(readFileSync(new URL("config.json", base), "utf8")) as Raw;
-  const truthFile = new URL("truth.json", base);
-  const truth = existsSync(truthFile)
-    ? (JSON.parse(readFileSync(truthFile, "utf8")).params_total as number)
-    : null;
-  return { config, truth };
-}
-
-function read(config: Raw): ModelReading {
-  return readModel(configView(config));
-}
 
 describe("qwen3_5 / qwen3_5_moe: Gated DeltaNet + gated attention, vision tower, stored MTP layer", () => {
   for (const dir of [

@@ -1,26 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { configView } from "../config-view.ts";
+import {
+  modelFixture as fixture,
+  type RawConfig,
+  readConfig as read,
+} from "../../../../test/helpers/model-fixtures.ts";
 import { estimate } from "../estimate.ts";
 import { countParams } from "../params.ts";
-import { readModel } from "../resolve.ts";
-import type { ModelReading } from "../types.ts";
 
-type Raw = Record<string, unknown>;
-
-function fixture(dir: string): { config: Raw; truth: number | null } {
-  const base = new URL(`../../../../fixtures/models/${dir}/`, import.meta.url);
-  const config = JSON.parse(readFileSync(new URL("config.json", base), "utf8")) as Raw;
-  const truthFile = new URL("truth.json", base);
-  const truth = existsSync(truthFile)
-    ? (JSON.parse(readFileSync(truthFile, "utf8")).params_total as number)
-    : null;
-  return { config, truth };
-}
-
-function read(config: Raw): ModelReading {
-  return readModel(configView(config));
-}
+type Raw = RawConfig;
 
 describe("qwen3_vl / qwen3_vl_moe: vision tower with deepstack mergers", () => {
   for (const dir of [
