@@ -1,5 +1,13 @@
 import { and, asc, count, desc, eq, inArray, lt, max, sql } from "drizzle-orm";
-import { advisories, changes, estimates, repos, revisions } from "../db/schema/index.ts";
+import {
+  advisories,
+  artifacts,
+  changes,
+  estimates,
+  repos,
+  revisionFiles,
+  revisions,
+} from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 // Queries behind the revision-history pages.
@@ -95,6 +103,22 @@ export async function changesWithDetail(db: Executor, revisionId: number) {
     .from(changes)
     .where(eq(changes.revisionId, revisionId))
     .orderBy(asc(changes.category), asc(changes.path));
+}
+
+/**
+ * The safetensors `__metadata__` of each weight shard of a revision, by shard path (null: none in the
+ * header). Only the metadata leaves the database, not the tensor listing.
+ */
+export async function weightMetadata(db: Executor, revisionId: number) {
+  return db
+    .select({
+      path: revisionFiles.path,
+      metadata: sql<unknown>`(${artifacts.content}::jsonb)->'metadata'`,
+    })
+    .from(revisionFiles)
+    .innerJoin(artifacts, eq(artifacts.hash, revisionFiles.artifactHash))
+    .where(and(eq(revisionFiles.revisionId, revisionId), eq(artifacts.kind, "weights_header")))
+    .orderBy(asc(revisionFiles.path));
 }
 
 export type EstimateView = {

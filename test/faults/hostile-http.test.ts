@@ -9,6 +9,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { json, realConfig, weights } from "../../src/replay-hub/fixtures/builder.ts";
+import { makeTokenizer, type RepoSpec } from "../../src/replay-hub/index.ts";
 import { createToken } from "../../src/services/http/tokens.ts";
 import { healthyRepos, type Pipeline, startPipeline } from "./harness.ts";
 import { HOSTILE_REPO, hostileRepo, PAYLOADS } from "./hostile-repo.ts";
@@ -18,7 +20,7 @@ let app: FastifyInstance;
 let token: string;
 
 beforeAll(async () => {
-  p = await startPipeline({ repos: [hostileRepo(), ...healthyRepos(1)] });
+  p = await startPipeline({ repos: [hostileRepo(), tokensRepo(), ...healthyRepos(1)] });
   await p.cycle();
   app = await createApp({ db: p.db.db, rateLimit: false, badgeCacheMs: 0 });
   token = (await createToken(p.db.db, "hostile-tests")).token;
@@ -58,6 +60,11 @@ describe("markup from upstream, through the pipeline, into pages", () => {
       [HOSTILE_REPO],
     );
     expect(rows.map((r) => r.status)).toEqual(["done", "done", "done"]);
+    const tokens = await p.sql.query(
+      `select r.status from revisions r join repos o on o.id = r.repo_id where o.name = $1 order by r.seq`,
+      [TOKENS_REPO],
+    );
+    expect(tokens.rows.map((r) => r.status)).toEqual(["done", "done", "done"]);
   });
 
   it("no page or feed carries a live tag from any field; the fields are shown, escaped", async () => {
@@ -88,10 +95,31 @@ describe("markup from upstream, through the pipeline, into pages", () => {
         "generation",
         "template",
         "templatePath",
+        "metadata",
       ]),
     );
     // Shown escaped: the escaped opening of each shown payload is present.
     expect(all).toContain("&lt;script&gt;alert(");
+  });
+
+  it("hostile added tokens and safetensors metadata are shown on the revision page as text, never as tags", async () => {
+    const sha = p.hub.history(TOKENS_REPO).at(-1)!.sha;
+    const res = await get(`/repos/${TOKENS_REPO}/revisions/${sha}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.body;
+    const raw = RAW_TAGS.exec(body);
+    expect(raw ? body.slice(Math.max(0, raw.index - 120), raw.index + 120) : null).toBeNull();
+    expect((body.match(/<[a-zA-Z][^<>]*>/g) ?? []).filter((t) => /\son[a-z]+\s*=/i.test(t))).toEqual([]);
+    // Tokens are shown as JSON strings (quotes and whitespace spelled out), escaped: the changed and the
+    // added token, with the one it replaced.
+    expect(body).toContain(`&lt;script&gt;alert(\\&quot;xss-added-token\\&quot;)&lt;/script&gt;`);
+    expect(body).toContain(`&quot;&lt;img src=x onerror=alert(\\&quot;xss-token-img\\&quot;)&gt;\\n&quot;`);
+    expect(body).toContain(`&quot;&lt;|b|&gt;&quot;`);
+    // Metadata values, and a hostile metadata key, before and after.
+    expect(body).toContain(`&lt;img src=x onerror=alert(&quot;xss-meta-img&quot;)&gt;`);
+    expect(body).toContain(`&lt;/td&gt;&lt;script&gt;alert(&quot;xss-meta-script&quot;)&lt;/script&gt;`);
+    expect(body).toContain(`&lt;svg onload=alert(&quot;xss-meta-key&quot;)&gt;`);
+    expect(body).toContain("safetensors-0.5.2");
   });
 
   it("badge JSON for the hostile repo is JSON, not HTML", async () => {
@@ -123,7 +151,7 @@ describe("SQL-looking repo names", () => {
       if (badge.statusCode === 200) expect(badge.json().color).toMatch(/grey|lightgrey|inactive/);
     }
     const { rows } = await p.sql.query("select count(*)::int as n from repos");
-    expect(rows[0].n).toBe(2);
+    expect(rows[0].n).toBe(3);
   });
 
   it("OSV queries with SQL-looking or wildcard purls and names return nothing, not every advisory", async () => {
@@ -160,7 +188,7 @@ describe("SQL-looking repo names", () => {
       expect(res.statusCode, repo).toBe(400);
     }
     const { rows } = await p.sql.query("select count(*)::int as n from repos");
-    expect(rows[0].n).toBe(2);
+    expect(rows[0].n).toBe(3);
   });
 });
 
@@ -261,3 +289,44 @@ describe("webhook targets on private addresses, however spelled", () => {
     expect(rows[0].n).toBe(0);
   });
 });
+
+const TOKENS_REPO = "evil-org/xss-tokens";
+
+/** A tokenizer.json whose added tokens change to markup, and weights whose __metadata__ does. */
+function tokensRepo(): RepoSpec {
+  const { config } = realConfig("Qwen__Qwen3-0.6B");
+  const at = (h: number) => new Date(Date.UTC(2025, 6, 2, h)).toISOString();
+  const tokenizer = (added: string[]) => json(makeTokenizer({ vocabSize: 300, addedTokens: added }));
+  const hostileMeta = {
+    exporter: `</td><script>alert("xss-meta-script")</script>`,
+    note: `<img src=x onerror=alert("xss-meta-img")>`,
+    '<svg onload=alert("xss-meta-key")>': "1",
+  };
+  return {
+    id: TOKENS_REPO,
+    commits: [
+      { title: "initial commit", date: at(0), changes: { ".gitattributes": json({}) } },
+      {
+        title: "add weights and tokenizer",
+        date: at(1),
+        changes: {
+          "config.json": json(config),
+          ...weights(config, { metadata: { exporter: "safetensors-0.5.2" } }),
+          "tokenizer.json": tokenizer(["<|a|>", "<|b|>"]),
+        },
+      },
+      {
+        title: "hostile tokens and metadata",
+        date: at(2),
+        changes: {
+          ...weights(config, { metadata: hostileMeta }),
+          "tokenizer.json": tokenizer([
+            "<|a|>",
+            `<script>alert("xss-added-token")</script>`,
+            `<img src=x onerror=alert("xss-token-img")>\n`,
+          ]),
+        },
+      },
+    ],
+  };
+}

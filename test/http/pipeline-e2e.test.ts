@@ -115,3 +115,30 @@ describe("pipeline -> webhooks and OSV API", () => {
     }
   });
 });
+
+describe("pipeline -> revision pages", () => {
+  const page = async (title: string) => {
+    const commit = hub.history("Qwen/Qwen3-0.6B").find((c) => c.title === title)!;
+    const res = await app.inject({ method: "GET", url: `/repos/Qwen/Qwen3-0.6B/revisions/${commit.sha}` });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  };
+
+  it("shows a tokenizer change's added tokens (quoted, with their special flag) and changed fields", async () => {
+    const body = await page("Add tool-call and thinking tokens");
+    expect(body).toContain("<h4>Added tokens</h4>");
+    expect(body).toMatch(
+      /<td>added<\/td><td>\d+<\/td><td class="del"><\/td><td class="add"><code class="tok">&quot;&lt;think&gt;&quot;<\/code> special<\/td>/,
+    );
+    expect(body).toContain("<td>vocab size</td>");
+  });
+
+  it("shows the safetensors header metadata a re-export added", async () => {
+    const body = await page("Re-export weights with safetensors 0.5.3");
+    expect(body).toMatch(
+      /<td><code>exporter<\/code><\/td><td class="muted">–<\/td><td class="add"><code>safetensors-0\.5\.3<\/code><\/td>/,
+    );
+    // A re-export that leaves the metadata alone shows no metadata table.
+    expect(await page("Drop duplicated lm_head")).not.toContain("Header metadata");
+  });
+});

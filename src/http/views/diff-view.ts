@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from "./html.ts";
+import { renderTokenizerDiff, type TokenizerDiff } from "./tokenizer-view.ts";
 
 // Renders a change's `detail` by its shape: JSON changeset, chat template diff, tensor diff, tokenizer
 // summary diff; anything else as pretty JSON. All of it is repo content, so it is only ever interpolated.
@@ -19,13 +20,13 @@ export function renderDetail(detail: unknown): SafeHtml {
   if (Array.isArray(d.changes)) parts.push(jsonChanges(d.changes as Flat[]));
   if (typeof d.lineDiff === "string") parts.push(templateDiff(d));
   if (Array.isArray(d.added) && Array.isArray(d.removed) && Array.isArray(d.reshaped)) parts.push(tensors(d));
-  if (Array.isArray(d.fields) && obj(d.added_tokens)) parts.push(tokenizer(d));
+  if (Array.isArray(d.fields) && obj(d.added_tokens)) parts.push(renderTokenizerDiff(d as TokenizerDiff));
   if (obj(d.after) && typeof obj(d.after)?.tensor_count === "number") parts.push(weightSummary(d));
   return parts.length ? html`${parts}` : html`<pre>${show(detail)}</pre>`;
 }
 
 /** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
-function fold(rows: number, table: SafeHtml): SafeHtml {
+export function fold(rows: number, table: SafeHtml): SafeHtml {
   return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
 }
 
@@ -101,17 +102,4 @@ function tensors(d: Record<string, unknown>): SafeHtml {
         html`<table class="tensors"><thead><tr><th>Change</th><th>Tensor</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`,
       )
     : html`<p class="muted">No tensor changed.</p>`;
-}
-
-function tokenizer(d: Record<string, unknown>): SafeHtml {
-  const fields = d.fields as { field: string; before: unknown; after: unknown }[];
-  const t = d.added_tokens as {
-    added: { id: number; content: string }[];
-    removed: { id: number; content: string }[];
-  };
-  return html`<table><thead><tr><th>Field</th><th>Before</th><th>After</th></tr></thead><tbody>
-${fields.map((f) => html`<tr><td>${f.field}</td><td class="del">${show(f.before)}</td><td class="add">${show(f.after)}</td></tr>`)}
-${t.added.map((x) => html`<tr><td>added token ${x.id}</td><td></td><td class="add"><code>${x.content}</code></td></tr>`)}
-${t.removed.map((x) => html`<tr><td>removed token ${x.id}</td><td class="del"><code>${x.content}</code></td><td></td></tr>`)}
-</tbody></table>`;
 }

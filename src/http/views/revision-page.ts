@@ -1,5 +1,6 @@
 import { renderDetail } from "./diff-view.ts";
 import { renderEstimateComparison } from "./estimate-view.ts";
+import { renderWeightMetadata, type WeightMetadata } from "./header-meta-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
 
@@ -29,6 +30,8 @@ export type RevisionPageData = {
   changes: Change[];
   estimate: Est;
   previousEstimate: Est;
+  /** Header `__metadata__` of both sides, loaded only when the weights changed. */
+  weightMetadata?: WeightMetadata | null;
 };
 
 /** One revision in full: every change with its diff, and the estimate against the previous revision. */
@@ -48,7 +51,7 @@ ${d.changes.map(
   (
     c,
   ) => html`<section class="change"><h3><span class="chip ${c.category}">${c.category.replace("_", " ")}</span> <code>${c.path}</code> ${c.kind}</h3>
-<p>${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</p>${renderDetail(c.detail)}</section>`,
+<p>${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</p>${renderDetail(c.detail)}${c.category === "weights" ? renderWeightMetadata(d.weightMetadata) : ""}</section>`,
 )}`;
   return layout(`${d.repoName} @ ${r.sha.slice(0, 12)}`, body);
 }

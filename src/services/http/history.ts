@@ -8,6 +8,7 @@ import {
   listRevisions,
   previousEstimatedRevision,
   previousRevision,
+  weightMetadata,
 } from "../../repositories/http-pages.repository.ts";
 import {
   findRepoByName,
@@ -48,13 +49,24 @@ export async function loadRevision(db: Db, name: string, sha: string) {
     changesWithDetail(db, revision.id),
     latestEstimates(db, compared ? [revision.id, compared.id] : [revision.id]),
   ]);
+  const weightsChanged = changes.some((c) => c.category === "weights");
   return {
     repoName: repo.name,
     revision,
     previous,
     changes,
+    weightMetadata: weightsChanged ? await loadWeightMetadata(db, revision.id, previous?.id) : null,
     estimate: estimates.get(revision.id),
     comparedWith: compared,
     previousEstimate: compared ? estimates.get(compared.id) : undefined,
   };
+}
+
+/** Safetensors header metadata of both sides of a weights change, per shard path. */
+async function loadWeightMetadata(db: Db, revisionId: number, previousId: number | undefined) {
+  const [before, after] = await Promise.all([
+    previousId === undefined ? [] : weightMetadata(db, previousId),
+    weightMetadata(db, revisionId),
+  ]);
+  return { before, after };
 }
