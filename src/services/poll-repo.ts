@@ -10,6 +10,7 @@ import {
 } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
+import { type ForcePushSettlement, settleForcePushedAdvisories } from "./force-pushed-advisories.ts";
 import { hubErrorKind } from "./hub-errors.ts";
 import type { NewCommits } from "./hub-port.ts";
 import { recordFinding } from "./record-finding.ts";
@@ -20,17 +21,27 @@ export type PollOutcome = {
   forcePushed: boolean;
   /** Oldest revision still to process, if any (new or left over from an earlier run). */
   nextPendingSha: string | null;
+  /** Advisories withdrawn because a force-push removed their introducing revision. */
+  withdrawn: string[];
+  /** Closed advisories reopened because a force-push removed their fixing revision. */
+  reopened: string[];
+  /** Webhook events recorded by this poll (for the notify job). */
+  eventIds: string[];
 };
+
+const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [] };
 
 /**
  * Asks the Hub for commits after the repo's last seen sha (one request when nothing is new) and
  * records them as pending revisions, oldest first, in one transaction with the repo's new head.
  * 401/403 and 404 are recorded on the repo (status + finding) and not thrown: retrying cannot help.
- * A force push (last seen sha gone) is recorded as a finding; revisions no longer upstream are flagged.
+ * A force push (last seen sha gone) is recorded as a finding; revisions no longer upstream are flagged
+ * and, in the same transaction, the advisories they introduced withdrawn (those they fixed reopened).
  */
 export async function pollRepo(s: PipelineServices, name: string): Promise<PollOutcome> {
   const repo = await getRepoByName(s.db, name);
-  if (!repo) return { status: "unwatched", newRevisions: 0, forcePushed: false, nextPendingSha: null };
+  if (!repo)
+    return { status: "unwatched", newRevisions: 0, forcePushed: false, nextPendingSha: null, ...NOTHING };
   let upstream: NewCommits;
   try {
     upstream = await s.hub.listNewCommits({ repo: name, sinceSha: repo.lastSeenSha });
@@ -42,15 +53,16 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
     if (kind !== "not_found" && kind !== "access") throw err;
     const status = kind === "access" ? "gated" : "not_found";
     await recordUnreachable(s, repo, status, err instanceof Error ? err.message : String(err));
-    return { status, newRevisions: 0, forcePushed: false, nextPendingSha: null };
+    return { status, newRevisions: 0, forcePushed: false, nextPendingSha: null, ...NOTHING };
   }
-  const inserted = await withTransaction(s.db, async (tx) => {
-    if (upstream.forcePushed) await recordForcePush(tx, repo, upstream);
-    const rows = await insertPendingRevisions(tx, repo.id, upstream.commits.map(toNewRevision));
-    await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: s.now() });
+  const now = s.now();
+  const { inserted, settled } = await withTransaction(s.db, async (tx) => {
+    const settled = upstream.forcePushed ? await recordForcePush(tx, repo, upstream, now) : NOTHING;
+    const inserted = await insertPendingRevisions(tx, repo.id, upstream.commits.map(toNewRevision));
+    await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: now });
     // A gated repo's commit list is public; it stays gated until a revision's files can be read.
     if (repo.status === "not_found" || repo.status === "error") await setRepoStatus(tx, repo.id, "ok", null);
-    return rows;
+    return { inserted, settled };
   });
   // Pending revisions of a gated repo wait for a new upstream commit (or a token) before trying again,
   // so a poll with nothing new stays one request.
@@ -62,6 +74,7 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
     newRevisions: inserted.length,
     forcePushed: upstream.forcePushed,
     nextPendingSha: next?.sha ?? null,
+    ...settled,
   };
 }
 
@@ -75,13 +88,19 @@ function toNewRevision(c: NewCommits["commits"][number]): NewRevision {
   };
 }
 
-async function recordForcePush(tx: Tx, repo: Repo, upstream: NewCommits): Promise<void> {
+async function recordForcePush(
+  tx: Tx,
+  repo: Repo,
+  upstream: NewCommits,
+  now: Date,
+): Promise<ForcePushSettlement> {
   const upstreamShas = new Set(upstream.commits.map((c) => c.sha));
   const stored = await listRevisionsByRepo(tx, repo.id);
   const gone = stored.filter((r) => !upstreamShas.has(r.sha)).map((r) => r.sha);
   await markForcePushedAway(tx, repo.id, gone);
   const message = `history rewritten: last seen ${repo.lastSeenSha} is gone upstream; ${gone.length} recorded revision(s) no longer in history; new head ${upstream.headSha}`;
   await recordFinding(tx, { repoId: repo.id, sha: repo.lastSeenSha, kind: "force_push", message });
+  return settleForcePushedAdvisories(tx, repo, gone, now);
 }
 
 async function recordUnreachable(

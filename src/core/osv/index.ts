@@ -8,3 +8,4 @@ export {
 } from "./build.ts";
 export { ADVISORY_PREFIX, formatAdvisoryId, osvTimestamp, parseAdvisoryId } from "./id.ts";
 export { validateOsvRecord } from "./validate.ts";
+export { isWithdrawn, withdrawOsvRecord } from "./withdraw.ts";
