@@ -4,6 +4,7 @@ import type { JobContext } from "../src/queue/types.ts";
 import { advanceRepo } from "../src/services/advance-repo.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
 import { RepoName, Sha } from "../src/services/repo-name.ts";
+import { enqueueNotify } from "./notify.job.ts";
 
 /**
  * Processes the repo's oldest pending revision (snapshot, diff, estimate, advise), then queues itself
@@ -22,8 +23,6 @@ export const advanceRepoJob = defineJob({
     if (result.nextPendingSha) {
       await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
     }
-    // Webhook fan-out is W's "notify" job; until it is registered, events stay in the store for it.
-    if (!ctx.hasJob("notify")) return;
-    for (const eventId of result.eventIds) await ctx.enqueue("notify", { eventId });
+    await enqueueNotify(ctx, result.eventIds);
   },
 });

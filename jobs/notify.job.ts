@@ -22,3 +22,9 @@ export const notifyJob = defineJob({
     await fanOutEvent(webhookDeps(ctx), payload.eventId);
   },
 });
+
+/** Queues the fan-out of events a pipeline step recorded (a registry without webhooks keeps them stored). */
+export async function enqueueNotify(ctx: JobContext<unknown>, eventIds: readonly string[]): Promise<void> {
+  if (!ctx.hasJob("notify")) return;
+  for (const eventId of eventIds) await ctx.enqueue("notify", { eventId });
+}

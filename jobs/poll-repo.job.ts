@@ -4,6 +4,7 @@ import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
 import { pollRepo } from "../src/services/poll-repo.ts";
 import { RepoName } from "../src/services/repo-name.ts";
+import { enqueueNotify } from "./notify.job.ts";
 
 /** Asks the Hub for commits newer than the last seen sha, records them as pending, starts advancing. */
 export const pollRepoJob = defineJob({
@@ -18,5 +19,7 @@ export const pollRepoJob = defineJob({
     if (result.nextPendingSha) {
       await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
     }
+    // Advisories withdrawn or reopened by a force-push.
+    await enqueueNotify(ctx, result.eventIds);
   },
 });

@@ -70,6 +70,15 @@ describe("advisories after a force-push removes their introducing or fixing revi
     const [fixedBefore] = await listAdvisoriesByRepo(s.db, fixRepo.id);
     expect(fixedBefore).toMatchObject({ status: "closed", fixedSha: hub.history(FIX_GONE_REPO).at(-1)?.sha });
     expect((await getBadge(s.db, fixRepo.id, "advisories"))?.json).toMatchObject({ message: "none" });
+    // A subscriber to advisory updates: the poll must queue the fan-out of the events it records.
+    const [sub] = await s.db
+      .insert(schema.webhookSubscriptions)
+      .values({
+        url: "http://127.0.0.1:9/hook",
+        secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        events: ["advisory.updated"],
+      })
+      .returning();
     hub.forcePush(FORCE_PUSH_REPO, { dropLast: 2, commits: [readme("# rewritten\n")] });
     hub.forcePush(FIX_GONE_REPO, { dropLast: 1, commits: [readme("# no revert\n")] });
     await pollAll();
@@ -96,6 +105,15 @@ describe("advisories after a force-push removes their introducing or fixing revi
     expect(events.map((e) => (e.payload.data as { id: string }).id).sort()).toEqual(
       [before!.id, fixedBefore!.id].sort(),
     );
+    const deliveries = await s.db.select().from(schema.webhookDeliveries);
+    expect(
+      deliveries
+        .filter((d) => d.subscriptionId === sub!.id)
+        .map((d) => d.eventId)
+        .sort(),
+    ).toEqual(events.map((e) => e.id).sort());
+    // Off again, so no retry to the unreachable receiver changes the store during the repeat check below.
+    await s.db.update(schema.webhookSubscriptions).set({ enabled: false });
 
     // The fix is gone: open again, no fixed event, the new README head leaves it open.
     const [reopened] = await listAdvisoriesByRepo(s.db, fixRepo.id);
