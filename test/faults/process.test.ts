@@ -191,7 +191,12 @@ describe("process faults (distributed mode)", () => {
     cleanups.push(() => run.sql.end());
     // Usually settled in seconds. The worker runs the real retry schedule (10 s base, doubling), and on a
     // loaded machine a job can meet the restart on several attempts (10 + 20 + 40 + 80 s): wait that out.
-    await tickUntilSettled(run, 1500, 200_000);
+    await tickUntilSettled(run, 1500, 200_000).catch((err) => {
+      // A timeout here is the one to diagnose: say what the worker was doing.
+      throw new Error(
+        `${err instanceof Error ? err.message : err}\nworker output:\n${worker.output().slice(-4000)}`,
+      );
+    });
     expect(worker.proc.exitCode).toBeNull();
     expect(await outcomeOf(run.sql)).toEqual(expected);
     expect(await storeInvariants(run)).toEqual([]);
