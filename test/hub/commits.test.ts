@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createHubClient, HubNotFoundError, listNewCommits } from "../../src/hub/index.ts";
-import {
-  MISSING_REPO_ID,
-  makeSyntheticRepos,
-  type ReplayHub,
-  startReplayHub,
-} from "../../src/replay-hub/index.ts";
+import { MISSING_REPO_ID, makeSyntheticRepos } from "../../src/replay-hub/index.ts";
+import { useReplayHub } from "../helpers/replay-hub.ts";
 
-let hub: ReplayHub;
+const hub = useReplayHub((started) => {
+  started.addRepo(makeSyntheticRepos({ count: 1, revisionsEach: 40 })[0]!);
+});
 const LONG = "synthetic/model-00000";
-
-beforeAll(async () => {
-  hub = await startReplayHub();
-  hub.addRepo(makeSyntheticRepos({ count: 1, revisionsEach: 40 })[0]!);
-});
-afterAll(() => hub.close());
-beforeEach(() => {
-  hub.clearLog();
-  hub.clearFaults();
-});
 
 describe("listNewCommits against the replay hub", () => {
   it("returns the whole history oldest first on a first poll, with parents", async () => {

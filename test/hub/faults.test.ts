@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createHubClient,
   HubRateLimitedError,
@@ -8,20 +8,11 @@ import {
   parseRetryAfterMs,
   readSafetensorsHeader,
 } from "../../src/hub/index.ts";
-import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { useReplayHub } from "../helpers/replay-hub.ts";
 
-let hub: ReplayHub;
+const hub = useReplayHub();
 const repo = "openai-community/gpt2";
 const fast = () => ({ hubUrl: hub.url, retryBaseMs: 1 });
-
-beforeAll(async () => {
-  hub = await startReplayHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => {
-  hub.clearLog();
-  hub.clearFaults();
-});
 
 describe("fault modes map to error classes", () => {
   it("429 -> HubRateLimitedError with Retry-After seconds, surfaced without retry", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   downloadText,
   HubAccessError,
@@ -6,17 +6,10 @@ import {
   HubNotFoundError,
   listTree,
 } from "../../src/hub/index.ts";
-import { GATED_TOKEN, type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { GATED_TOKEN } from "../../src/replay-hub/index.ts";
+import { useReplayHub } from "../helpers/replay-hub.ts";
 
-let hub: ReplayHub;
-beforeAll(async () => {
-  hub = await startReplayHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => {
-  hub.clearLog();
-  hub.clearFaults();
-});
+const hub = useReplayHub();
 
 const sha = (repo: string, i: number) => hub.history(repo)[i]!.sha;
 

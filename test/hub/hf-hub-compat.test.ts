@@ -8,14 +8,11 @@ import {
   parseSafetensorsMetadata,
   pathsInfo,
 } from "@huggingface/hub";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GATED_TOKEN, type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { describe, expect, it } from "vitest";
+import { GATED_TOKEN } from "../../src/replay-hub/index.ts";
+import { useReplayHub } from "../helpers/replay-hub.ts";
 
-let hub: ReplayHub;
-beforeAll(async () => {
-  hub = await startReplayHub();
-});
-afterAll(() => hub.close());
+const hub = useReplayHub();
 
 describe("@huggingface/hub works unchanged against the replay hub", () => {
   it("listCommits paginates newest first", async () => {

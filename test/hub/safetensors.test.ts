@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createHubClient,
   HubBadDataError,
@@ -6,17 +6,9 @@ import {
   readSafetensorsHeader,
   readWeightHeaders,
 } from "../../src/hub/index.ts";
-import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { useReplayHub } from "../helpers/replay-hub.ts";
 
-let hub: ReplayHub;
-beforeAll(async () => {
-  hub = await startReplayHub();
-});
-afterAll(() => hub.close());
-beforeEach(() => {
-  hub.clearLog();
-  hub.clearFaults();
-});
+const hub = useReplayHub();
 
 const sha = (repo: string, i: number) => hub.history(repo)[i]!.sha;
 const scalars = (ts: { shape: number[] }[]) => ts.reduce((a, t) => a + t.shape.reduce((x, y) => x * y, 1), 0);
