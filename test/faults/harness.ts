@@ -35,6 +35,10 @@ export type Pipeline = {
   close(): Promise<void>;
 };
 
+/** The healthy repo a fault test aims at, and the ones that must go on meanwhile (healthyRepos() names). */
+export const FAULTED_REPO = "synthetic/model-00000";
+export const OTHER_REPOS = ["synthetic/model-00001", "synthetic/model-00002"];
+
 /** Three small healthy repos (synthetic/model-0000N, 4 commits each) plus any `extra` repos. */
 export function healthyRepos(count = 3): RepoSpec[] {
   return makeSyntheticRepos({ count, revisionsEach: 4 });

@@ -7,16 +7,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CommitSpec, FileSpec } from "../../src/replay-hub/index.ts";
 import {
   expectAllDone,
+  FAULTED_REPO,
   findingsOf,
   healthyRepos,
+  OTHER_REPOS,
   type Pipeline,
   revisionsOf,
   startPipeline,
   storeInvariants,
 } from "./harness.ts";
 
-const A = "synthetic/model-00000";
-const OTHERS = ["synthetic/model-00001", "synthetic/model-00002"];
+const A = FAULTED_REPO;
+const OTHERS = OTHER_REPOS;
 
 let p: Pipeline | undefined;
 afterEach(async () => {

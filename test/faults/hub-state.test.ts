@@ -9,8 +9,10 @@ import { advanceRepo } from "../../src/services/advance-repo.ts";
 import { pollRepo } from "../../src/services/poll-repo.ts";
 import {
   expectAllDone,
+  FAULTED_REPO,
   findingsOf,
   healthyRepos,
+  OTHER_REPOS,
   type Pipeline,
   repoStatus,
   revisionsOf,
@@ -18,8 +20,8 @@ import {
   storeInvariants,
 } from "./harness.ts";
 
-const A = "synthetic/model-00000";
-const OTHERS = ["synthetic/model-00001", "synthetic/model-00002"];
+const A = FAULTED_REPO;
+const OTHERS = OTHER_REPOS;
 
 let p: Pipeline | undefined;
 afterEach(async () => {

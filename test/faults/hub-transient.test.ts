@@ -6,7 +6,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   expectAllDone,
+  FAULTED_REPO,
   healthyRepos,
+  OTHER_REPOS,
   type Pipeline,
   requestsWhere,
   revisionsOf,
@@ -14,8 +16,8 @@ import {
   storeInvariants,
 } from "./harness.ts";
 
-const A = "synthetic/model-00000";
-const OTHERS = ["synthetic/model-00001", "synthetic/model-00002"];
+const A = FAULTED_REPO;
+const OTHERS = OTHER_REPOS;
 
 let p: Pipeline | undefined;
 afterEach(async () => {

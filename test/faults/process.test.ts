@@ -19,6 +19,7 @@ import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgDatabase } from "../helpers/db.ts";
 import {
   allSettled,
+  FAULTED_REPO,
   healthyRepos,
   outcomeOf,
   referenceOutcome,
@@ -28,7 +29,7 @@ import {
 } from "./harness.ts";
 import { freePort, spawnHubwatch, startPgCluster, startRedis, type Worker } from "./processes.ts";
 
-const A = "synthetic/model-00000";
+const A = FAULTED_REPO;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
