@@ -4,11 +4,11 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDatabase } from "../src/db/client.ts";
 import { migrateDatabase } from "../src/db/migrate.ts";
-import { adminUrlFor, dbUrl, TEMPLATE_DB } from "./helpers/pg-admin.ts";
+import { adminUrlFor, dbUrl, templateDbName } from "./helpers/pg-admin.ts";
 
 // Integration tests fail, never skip, when their services are down (docs/dev/CONVENTIONS.md).
 const REDIS_URL = process.env.HUBWATCH_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-// Serialises template rebuilds when several test runs start at once on one server.
+// Serialises template builds when several test runs start at once on one server.
 const SETUP_LOCK_KEY = 72_851_004;
 
 declare module "vitest" {
@@ -65,9 +65,15 @@ async function checkRedis(): Promise<void> {
   }
 }
 
-/** Builds the migrated template under a temporary name, then swaps it in as hubwatch_tmpl. */
-async function rebuildTemplate(admin: pg.Client, adminUrl: string): Promise<void> {
-  const building = `${TEMPLATE_DB}_build_${process.pid}`;
+/**
+ * Builds the migrated template under a temporary name, then renames it into place. The template is named
+ * after the migrations' content, so test runs from checkouts with different migrations never share one,
+ * and a template that already exists for this content is reused as it is.
+ */
+async function ensureTemplate(admin: pg.Client, adminUrl: string, template: string): Promise<void> {
+  const found = await admin.query("select 1 from pg_database where datname = $1", [template]);
+  if (found.rowCount) return;
+  const building = `${template}_b${process.pid}`;
   await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
   await admin.query(`CREATE DATABASE "${building}"`);
   const handle = await createDatabase({ databaseUrl: dbUrl(adminUrl, building), poolSize: 1 });
@@ -76,17 +82,17 @@ async function rebuildTemplate(admin: pg.Client, adminUrl: string): Promise<void
   } finally {
     await handle.close();
   }
-  await admin.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
-  await admin.query(`ALTER DATABASE "${building}" RENAME TO "${TEMPLATE_DB}"`);
+  await admin.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
 }
 
 export default async function setup(project: TestProject): Promise<void> {
+  const template = await templateDbName();
   const { client: admin, url } = await connectAdmin();
   try {
     await checkRedis();
     await admin.query("select pg_advisory_lock($1)", [SETUP_LOCK_KEY]);
     try {
-      await rebuildTemplate(admin, url);
+      await ensureTemplate(admin, url, template);
     } finally {
       await admin.query("select pg_advisory_unlock($1)", [SETUP_LOCK_KEY]);
     }
@@ -94,6 +100,6 @@ export default async function setup(project: TestProject): Promise<void> {
     await admin.end();
   }
   project.provide("pgAdminUrl", url);
-  project.provide("pgTemplate", TEMPLATE_DB);
+  project.provide("pgTemplate", template);
   project.provide("redisUrl", REDIS_URL);
 }

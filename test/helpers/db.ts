@@ -1,14 +1,14 @@
-import { createHash, randomBytes } from "node:crypto";
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { inject } from "vitest";
 import { createDatabase } from "../../src/db/client.ts";
-import { migrateDatabase, migrationsFolder } from "../../src/db/migrate.ts";
+import { migrateDatabase } from "../../src/db/migrate.ts";
 import type { DatabaseHandle } from "../../src/db/types.ts";
-import { adminUrlFor, dbUrl, TEMPLATE_DB, withAdmin } from "./pg-admin.ts";
+import { adminUrlFor, dbUrl, migrationsKey, templateDbName, withAdmin } from "./pg-admin.ts";
 
 export type TestDatabase = DatabaseHandle & {
   /** postgres:// URL of the database (pg only), e.g. to open a second pool or hand to a subprocess. */
@@ -62,25 +62,14 @@ async function createPgDatabase(template: string | null, poolSize?: number): Pro
   };
 }
 
-/** A new, migrated PostgreSQL database (copied from hubwatch_tmpl); close() drops it. */
-export function freshPgDatabase(opts: { poolSize?: number } = {}): Promise<PgTestDatabase> {
-  return createPgDatabase(inject("pgTemplate") ?? TEMPLATE_DB, opts.poolSize);
+/** A new, migrated PostgreSQL database (copied from the migrated template); close() drops it. */
+export async function freshPgDatabase(opts: { poolSize?: number } = {}): Promise<PgTestDatabase> {
+  return createPgDatabase(inject("pgTemplate") ?? (await templateDbName()), opts.poolSize);
 }
 
 /** A new, empty (unmigrated) PostgreSQL database; close() drops it. */
 export function emptyPgDatabase(): Promise<PgTestDatabase> {
   return createPgDatabase(null);
-}
-
-/** Hash of every file under migrations/, naming the cached snapshot of a migrated PGlite. */
-async function migrationsKey(): Promise<string> {
-  const h = createHash("sha256");
-  const files = (await readdir(migrationsFolder, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-  for (const f of files) h.update(f.slice(migrationsFolder.length)).update(await readFile(f));
-  return h.digest("hex").slice(0, 16);
 }
 
 let snapshot: Promise<Blob> | undefined;
