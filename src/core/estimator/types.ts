@@ -70,6 +70,13 @@ export type ModelReading = {
   /** The tied embedding's parameter count (counted once in the total). */
   embeddingParams: number;
   kvLayers: KvLayer[];
+  /**
+   * Non-parameter buffers the family's modeling code registers as persistent, which a checkpoint may therefore
+   * store (BERT/RoBERTa `embeddings.position_ids`, GPT-2 `h.N.attn.bias`, BART `final_logits_bias`): set aside by
+   * name, never counted as parameters. `suffix` ends each tensor's name; `count` tensors of `scalarsEach`.
+   * Whether a given checkpoint holds them is read from its headers when known.
+   */
+  storedBuffers?: { suffix: string; count: number; scalarsEach: number; dtype: string }[];
   /** Real bytes per stored weight when the config declares quantization (fp8 = 1, mxfp4 ~ 0.53, ...). */
   quantization?: { method: string; bytesPerWeight: number; appliesTo: "all" | "experts" | "linears" };
   warnings: string[];
