@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import { type Config, loadConfig } from "../config/env.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
@@ -14,18 +15,26 @@ function cfg(): Config {
   return config;
 }
 
-/** Commands owned by other modules, loaded only when run (keeps startup light, and `--help` working). */
-function importOptional(path: string): Promise<unknown> {
-  return import(new URL(path, import.meta.url).href);
-}
-
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("expected a positive integer");
   return n;
 }
 
+// `hubwatch watch ls | head`: the reader closing the pipe ends the command quietly, as in other CLIs.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
+}
+
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
 const program = new Command("hubwatch")
+  .version(packageJson.version, "-V, --version", "print the version")
   .description(
     "Watches Hugging Face Hub model repos; reports parameter, memory and fit changes as OSV advisories, badges and webhooks.",
   )
@@ -94,31 +103,32 @@ program
     }),
   );
 
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port, 0-65535");
+  return n;
+}
+
 program
   .command("serve")
   .description("serve the OSV API, feeds, badges, history pages and webhook admin")
-  .allowUnknownOption()
+  .option("--host <host>", "address to listen on (default: HOST)")
+  .option("--port <port>", "port to listen on, 0 for any free port (default: PORT)", port)
   .action(
-    action(async () => {
-      const mod = (await importOptional("./serve-command.ts")) as {
-        runServeCommand?: (c: Config) => Promise<number | undefined>;
-      };
-      if (!mod.runServeCommand) throw new Error("hubwatch: this build has no `serve` command");
-      return mod.runServeCommand(cfg());
+    action(async (opts: { host?: string; port?: number }) => {
+      const { runServeCommand } = await import("./serve-command.ts");
+      return runServeCommand(cfg(), opts);
     }),
   );
 
 program
   .command("replay-hub")
   .description("serve the bundled replay hub (a local Hub API with fixture repos)")
-  .option("--port <port>", "port to listen on (0: any free port)", (v) => Number(v), 0)
+  .option("--port <port>", "port to listen on (0: any free port)", port, 0)
   .action(
     action(async (opts: { port: number }) => {
-      const mod = (await importOptional("./replay-hub-command.ts")) as {
-        runReplayHubCommand?: (o: { port: number }) => Promise<number | undefined>;
-      };
-      if (!mod.runReplayHubCommand) throw new Error("hubwatch: this build has no `replay-hub` command");
-      return mod.runReplayHubCommand(opts);
+      const { runReplayHubCommand } = await import("./replay-hub-command.ts");
+      return runReplayHubCommand(opts);
     }),
   );
 
@@ -129,10 +139,8 @@ program
   .option("--out <dir>", "output folder", "out")
   .action(
     action(async (opts: { serve?: boolean; out: string }) => {
-      const mod = (await importOptional("./demo-command.ts")) as {
-        demoCommand: (c: Config, o: { serve?: boolean; out: string }) => Promise<number>;
-      };
-      return mod.demoCommand(cfg(), opts);
+      const { demoCommand } = await import("./demo-command.ts");
+      return demoCommand(cfg(), opts);
     }),
   );
 

@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import type { Logger } from "pino";
 import type { Config } from "../config/env.ts";
 import type { Db } from "../db/types.ts";
@@ -6,6 +7,7 @@ import { bootServices, isDistributed } from "../main/boot.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { JobRunner } from "../queue/types.ts";
+import { UsageError } from "./errors.ts";
 
 export type StartServerOptions = {
   config: Config;
@@ -31,22 +33,69 @@ export async function startServer(
     allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
     log: opts.log,
   });
-  const address = await app.listen({ host: opts.host ?? config.HOST, port: opts.port ?? config.PORT });
+  const host = opts.host ?? config.HOST;
+  const port = opts.port ?? config.PORT;
+  let address: string;
+  try {
+    address = await app.listen({ host, port });
+  } catch (err) {
+    await app.close();
+    throw listenError(err, host, port);
+  }
   return { url: config.PUBLIC_URL ?? address, close: () => app.close() };
+}
+
+/** Binds and releases the address, so a busy port is reported before anything else starts. */
+async function assertCanListen(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once("error", reject);
+      probe.listen({ host, port, exclusive: true }, resolve);
+    });
+  } catch (err) {
+    throw listenError(err, host, port);
+  } finally {
+    if (probe.listening) await new Promise((r) => probe.close(r));
+  }
+}
+
+/** A bind failure as one line the operator can act on. */
+function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE")
+    return new UsageError(`${host}:${port} is already in use; stop the other server or pick --port`);
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+    return new UsageError(`cannot listen on ${host}: no such local address; check --host or HOST`);
+  if (code === "EACCES")
+    return new UsageError(`not allowed to listen on ${host}:${port}; use a port above 1023`);
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 /**
  * `hubwatch serve`. Distributed mode: the API only queues (workers deliver and poll). Embedded mode:
  * an in-process runner here delivers webhooks and runs the polls Hub webhooks ask for.
  */
-export async function runServeCommand(config: Config): Promise<number | undefined> {
+export async function runServeCommand(
+  config: Config,
+  listen: { host?: string; port?: number } = {},
+): Promise<number | undefined> {
+  // Fail on a busy or bad address before opening the store, which takes seconds.
+  await assertCanListen(listen.host ?? config.HOST, listen.port ?? config.PORT);
   const booted = await bootServices(config);
   const log = booted.services.log;
   const runner = isDistributed(config)
     ? distributedRunner(config, booted.services)
     : embeddedRunner(booted.services);
   if (!isDistributed(config)) await runner.start();
-  const server = await startServer({ config, db: booted.services.db, runner, log });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ config, db: booted.services.db, runner, log, ...listen });
+  } catch (err) {
+    await runner.close();
+    await booted.close();
+    throw err;
+  }
   process.stdout.write(`hubwatch: serving on ${server.url}\n`);
   log.info({ url: server.url, store: booted.kind }, "serving");
   onShutdown(

@@ -9,7 +9,9 @@ export async function migrateCommand(config: Config, out: Out = process.stdout):
   const booted = await bootServices(config);
   await booted.close();
   const where = booted.kind === "pg" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.HUBWATCH_DATA_DIR}`;
-  out.write(`hubwatch: store is up to date (${where})\n`);
+  const { applied, total } = booted.migrations;
+  const did = applied === 0 ? "nothing to apply" : `applied ${applied} migration${applied === 1 ? "" : "s"}`;
+  out.write(`hubwatch: ${did}; ${where} is at migration ${total}\n`);
   return 0;
 }
 

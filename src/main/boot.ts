@@ -1,7 +1,7 @@
 import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
 import { createDatabase, type DatabaseOptions } from "../db/client.ts";
-import { migrateDatabase } from "../db/migrate.ts";
+import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import type { PipelineServices } from "../services/deps.ts";
@@ -10,6 +10,8 @@ import { hubPortFrom } from "../services/hub-port.ts";
 export type Booted = {
   services: PipelineServices;
   kind: DbKind;
+  /** What opening the store migrated. */
+  migrations: MigrationReport;
   /** The Hub client, for its request counter. */
   hub: HubClient;
   close(): Promise<void>;
@@ -37,14 +39,15 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     opts.database ??
       (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR }),
   );
+  let migrations: MigrationReport;
   try {
-    await migrateDatabase(handle.db, handle.kind);
+    migrations = await migrateDatabase(handle.db, handle.kind);
   } catch (err) {
     await handle.close();
     throw err;
   }
   const { services, hub } = servicesFor(config, handle.db, opts);
-  return { services, kind: handle.kind, hub, close: () => handle.close() };
+  return { services, kind: handle.kind, migrations, hub, close: () => handle.close() };
 }
 
 /** The services bag over an open store (tests pass their own database handle). */
