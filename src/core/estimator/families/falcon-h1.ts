@@ -17,14 +17,10 @@ import { gatedMlp, gqaAttention, type LayerSpec, type Piece } from "./moe-parts.
 import { textDims } from "./qwen3-moe.ts";
 
 function mambaSpec(cfg: ConfigView, hidden: number): MambaSpec {
-  // configuration_falcon_h1.py: mamba_d_ssm defaults to 1024; null means mamba_expand x hidden_size.
-  const inner = !("mamba_d_ssm" in cfg.raw)
-    ? 1024
-    : cfg.raw.mamba_d_ssm === null
-      ? cfg.optInt("mamba_expand", 2) * hidden
-      : cfg.int("mamba_d_ssm");
   const heads = cfg.optInt("mamba_n_heads", 128);
-  const headDim = typeof cfg.raw.mamba_d_head === "number" ? cfg.int("mamba_d_head") : inner / heads;
+  const dHead = typeof cfg.raw.mamba_d_head === "number" ? cfg.int("mamba_d_head") : undefined;
+  const inner = mambaWidth(cfg, hidden, heads, dHead);
+  const headDim = dHead ?? inner / heads;
   if (heads * headDim !== inner)
     cfg.fail("mamba_n_heads", `${heads} heads x ${headDim} head dim do not make the mamba width ${inner}`);
   return {
@@ -40,6 +36,18 @@ function mambaSpec(cfg: ConfigView, hidden: number): MambaSpec {
     gatedNorm: cfg.bool("mamba_rms_norm", false),
     stateBytes: 2,
   };
+}
+
+/**
+ * The Mamba2 width I (configuration_falcon_h1.py): `mamba_d_ssm`, or `mamba_expand` x hidden when it is null.
+ * When the key is absent the class default is 1024, unless heads x `mamba_d_head` is given: that is then
+ * the only width the config's own check (d_head x n_heads == I) accepts.
+ */
+function mambaWidth(cfg: ConfigView, hidden: number, heads: number, dHead: number | undefined): number {
+  if ("mamba_d_ssm" in cfg.raw) {
+    return cfg.raw.mamba_d_ssm === null ? cfg.optInt("mamba_expand", 2) * hidden : cfg.int("mamba_d_ssm");
+  }
+  return dHead === undefined ? 1024 : heads * dHead;
 }
 
 /** Attention and Mamba2 side by side on one input: one mixer node holding both. */

@@ -25,7 +25,8 @@ function mambaSpec(cfg: ConfigView, hidden: number): Mamba1Spec {
     dtRank: typeof rank === "number" ? cfg.int("mamba_dt_rank") : Math.ceil(hidden / 16),
     convBias: cfg.bool("mamba_conv_bias", true),
     projBias: cfg.bool("mamba_proj_bias", false),
-    innerNorms: true,
+    // transformers always builds dt/B/C RMSNorms; the original remote code made them optional.
+    innerNorms: cfg.bool("mamba_inner_layernorms", true),
     stateBytes: 2,
   };
 }

@@ -14,7 +14,7 @@ import type { KvLayer, ModelReading, TowerReading } from "../types.ts";
 import { type GdnSpec, gatedDeltaNetFused, gdnState } from "./hybrid-parts.ts";
 import { fullKv, layerTypesOf, mtpTower, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, type Piece } from "./moe-parts.ts";
-import { qwen3MoeIsSparse, textDims } from "./qwen3-moe.ts";
+import { qwen3MoeIsSparse, type TextDims, textDims } from "./qwen3-moe.ts";
 
 function gdnSpec(cfg: ConfigView, hidden: number): GdnSpec {
   return {
@@ -44,10 +44,8 @@ function ffnPieces(cfg: ConfigView, hidden: number, layers: number) {
   return sparse.map((s) => (s ? moe : dense) as Piece);
 }
 
-/** qwen3_next: hybrid Gated DeltaNet / gated attention decoder with a high-sparsity MoE. */
-export function readQwen3Next(cfg: ConfigView): ModelReading {
-  const d = textDims(cfg);
-  const full = gqaAttention({
+function fullAttention(cfg: ConfigView, d: TextDims): Piece {
+  return gqaAttention({
     hidden: d.hidden,
     heads: d.heads,
     kvHeads: d.kvHeads,
@@ -56,6 +54,28 @@ export function readQwen3Next(cfg: ConfigView): ModelReading {
     qkNorm: [d.headDim, d.headDim],
     outputGate: true,
   });
+}
+
+/** One MTP module as Qwen3-Next checkpoints store it (mtp.*: fc, pre-fc norms, a full-attention layer, norm). */
+function mtpModules(count: number, d: TextDims, full: Piece, ffn: Piece): TowerReading {
+  const layer: LayerSpec = { mixer: full, ffn, norm1: d.hidden, norm2: d.hidden };
+  return mtpTower({ count, layer, hidden: d.hidden, vocab: d.vocab, copies: 0 });
+}
+
+/**
+ * Parameters of one MTP layer of this config: what a Qwen3-Next checkpoint stores under mtp.* when its
+ * config does not declare `mtp_num_hidden_layers` (Qwen3-Next-80B-A3B does; Qwen3-Coder-Next does not).
+ */
+export function qwen3NextMtpLayerParams(cfg: ConfigView): number {
+  const d = textDims(cfg);
+  const ffns = ffnPieces(cfg, d.hidden, d.layers);
+  return mtpModules(1, d, fullAttention(cfg, d), ffns[ffns.length - 1]!).nodes[0]!.params;
+}
+
+/** qwen3_next: hybrid Gated DeltaNet / gated attention decoder with a high-sparsity MoE. */
+export function readQwen3Next(cfg: ConfigView): ModelReading {
+  const d = textDims(cfg);
+  const full = fullAttention(cfg, d);
   const gdn = gdnSpec(cfg, d.hidden);
   const linear = gatedDeltaNetFused(gdn);
   const every = cfg.optInt("full_attention_interval", 4);
@@ -75,20 +95,20 @@ export function readQwen3Next(cfg: ConfigView): ModelReading {
   );
   const tied = cfg.bool("tie_word_embeddings", false);
   const towers: TowerReading[] = [textTower(d, layers, tied)];
-  const mtpLayer: LayerSpec = { mixer: full, ffn: ffns[ffns.length - 1]!, norm1: d.hidden, norm2: d.hidden };
   const mtp = cfg.optInt("mtp_num_hidden_layers", cfg.optInt("num_nextn_predict_layers", 0, { min: 0 }), {
     min: 0,
   });
+  const last = ffns[ffns.length - 1]!;
   const warnings: string[] = [];
   if (mtp > 0) {
-    towers.push(mtpTower({ count: mtp, layer: mtpLayer, hidden: d.hidden, vocab: d.vocab, copies: 0 }));
+    towers.push(mtpModules(mtp, d, full, last));
     warnings.push(
       `qwen3_next: ${mtp} MTP layer(s) (mtp.*) counted in parameters, not in activations or KV cache`,
     );
   } else {
-    const one = mtpTower({ count: 1, layer: mtpLayer, hidden: d.hidden, vocab: d.vocab, copies: 0 });
+    const one = mtpModules(1, d, full, last).nodes[0]!.params;
     warnings.push(
-      `qwen3_next: the config declares no MTP layer; Qwen3-Next-80B-A3B checkpoints store one (mtp.*, ${one.nodes[0]!.params} parameters) that is not counted here`,
+      `qwen3_next: the config declares no MTP layer; Qwen3-Next-80B-A3B checkpoints store one (mtp.*, ${one} parameters) that is not counted here`,
     );
   }
   return textReading({
