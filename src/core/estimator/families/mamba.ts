@@ -15,12 +15,18 @@ import { type Mamba1Spec, type MambaSpec, mamba1, mamba1State, mamba2, mambaStat
 import { readQuantization, textReading, textSeq } from "./moe-frame.ts";
 import { mixerTower } from "./ssm-stack.ts";
 
-/** The mamba (v1) mixer keys shared by mamba and falcon_mamba. */
+/**
+ * The mamba (v1) mixer keys shared by mamba and falcon_mamba. `use_bias` defaults to false as in the current
+ * configuration_mamba.py (older releases defaulted to true; published configs state it). An
+ * `intermediate_size` key in the file overrides expand x hidden, as PretrainedConfig sets it last.
+ */
 function mamba1Spec(cfg: ConfigView, hidden: number): Mamba1Spec {
   const rank = cfg.raw.time_step_rank;
   return {
     hidden,
-    inner: Math.floor(cfg.optNum("expand", 2) * hidden),
+    inner: cfg.has("intermediate_size")
+      ? cfg.int("intermediate_size")
+      : Math.floor(cfg.optNum("expand", 2) * hidden),
     state: cfg.optInt("state_size", 16),
     kernel: cfg.optInt("conv_kernel", 4),
     dtRank: typeof rank === "number" ? cfg.int("time_step_rank") : Math.ceil(hidden / 16),
