@@ -103,11 +103,11 @@ describe("qwen3_next", () => {
     expect(ofType(r, "Gated DeltaNet")).toHaveLength(36);
     expect(r.kvLayers.filter((k) => k.kind === "full")).toHaveLength(12);
     expect(r.kvLayers[3]).toEqual({ kind: "full", bytesPerToken: 2 * 2 * 256 * 2 });
-    // bf16 recurrent state 32 x 128 x 128 + conv window 3 x (2 x 16 x 128 + 32 x 128), bf16
+    // fp32 recurrent state 32 x 128 x 128 (the delta rule's float32 output) + conv window 3 x (2 x 16 x 128 + 32 x 128), bf16
     expect(r.kvLayers[0]).toEqual({
       kind: "linear_state",
       bytesPerToken: 0,
-      fixedBytes: 32 * 128 * 128 * 2 + 3 * (2 * 16 * 128 + 32 * 128) * 2,
+      fixedBytes: 32 * 128 * 128 * 4 + 3 * (2 * 16 * 128 + 32 * 128) * 2,
     });
   });
 

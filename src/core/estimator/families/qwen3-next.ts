@@ -24,7 +24,8 @@ function gdnSpec(cfg: ConfigView, hidden: number): GdnSpec {
     kDim: cfg.int("linear_key_head_dim"),
     vDim: cfg.int("linear_value_head_dim"),
     kernel: cfg.optInt("linear_conv_kernel_dim", 4),
-    stateBytes: cfg.optStr("mamba_ssm_dtype") === "float32" ? 4 : 2,
+    // modeling_qwen3_next.py runs the delta rule in float32 and caches the state it returns as is.
+    stateBytes: (cfg.optStr("mamba_ssm_dtype") ?? "float32") === "float32" ? 4 : 2,
   };
 }
 
