@@ -28,7 +28,7 @@ function sharedMlp(hidden: number, inter: number): Piece {
 
 /** The feed-forward of a Granite MoE layer: experts (+ shared MLP), or the shared MLP alone. */
 function graniteFfn(cfg: ConfigView, hidden: number, sharedDefault: number): Piece {
-  const experts = cfg.optInt("num_local_experts", 0, { min: 0 });
+  const experts = cfg.int("num_local_experts", { min: 0 });
   const shared = cfg.optInt("shared_intermediate_size", sharedDefault, { min: 0 });
   if (experts === 0) return sharedMlp(hidden, cfg.int("shared_intermediate_size"));
   const moe = moeBlock({
@@ -128,6 +128,8 @@ export function bambaMambaSpec(cfg: ConfigView, hidden: number): MambaSpec {
 export function readGraniteMoeHybrid(cfg: ConfigView): ModelReading {
   const d = textDims(cfg);
   const types = layerTypesOf(cfg, d.layers, () => "mamba");
+  const odd = types.find((t) => t !== "mamba" && t !== "attention");
+  if (odd !== undefined) cfg.fail("layer_types", `"${odd}" is neither "mamba" nor "attention"`);
   const spec = bambaMambaSpec(cfg, d.hidden);
   const mamba = mamba2(spec);
   const attn = graniteAttention(cfg, d);

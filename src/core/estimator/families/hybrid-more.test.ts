@@ -338,6 +338,10 @@ describe("granitemoe / granitemoeshared / granitemoehybrid", () => {
     expect(r.kvLayers.map((k) => k.kind)).toEqual(
       types.map((t) => (t === "mamba" ? "linear_state" : "full")),
     );
+    expect(() => read({ ...hybrid, layer_types: types.map((t) => (t === "mamba" ? "ssm" : t)) })).toThrow(
+      /^layer_types/,
+    );
+    expect(() => read({ ...hybrid, num_local_experts: undefined })).toThrow(/^num_local_experts/);
     const dense = read({ ...hybrid, num_local_experts: 0 });
     expect(ofType(dense, "MoE")).toHaveLength(0);
     expect(ofType(dense, "SwiGLU")).toHaveLength(8);
