@@ -37,6 +37,19 @@ export function gatedDeltaNet(s: GdnSpec): Piece {
   return { type: "Gated DeltaNet", params, actElems, linears };
 }
 
+/**
+ * The same Gated DeltaNet as Qwen3-Next stores it (modeling_qwen3_next.py): q, k, v and z in one
+ * in_proj_qkvz (h -> 2 nk dk + 2 nv dv) and b, a in one in_proj_ba (h -> 2 nv). Same parameters as
+ * gatedDeltaNet; LoRA sees the fused linears.
+ */
+export function gatedDeltaNetFused(s: GdnSpec): Piece {
+  const p = gatedDeltaNet(s);
+  const valueDim = s.vHeads * s.vDim;
+  const qkvz = 2 * s.kHeads * s.kDim + 2 * valueDim;
+  p.linears = [lin(s.hidden, qkvz), lin(s.hidden, 2 * s.vHeads), lin(valueDim, s.hidden)];
+  return p;
+}
+
 /** The constant per-sequence state of a Gated DeltaNet layer: recurrent state + conv window. */
 export function gdnState(s: GdnSpec): KvLayer {
   const convDim = 2 * s.kHeads * s.kDim + s.vHeads * s.vDim;
@@ -54,6 +67,10 @@ export type MambaSpec = {
   convBias: boolean;
   projBias: boolean;
   stateBytes: number;
+  /** Gated RMSNorm over I before out_proj (absent: true; Falcon-H1's mamba_rms_norm may turn it off). */
+  gatedNorm?: boolean;
+  /** Bias on out_proj when it differs from in_proj's (Falcon-H1: projectors_bias). Absent: projBias. */
+  outBias?: boolean;
 };
 
 /**
@@ -66,9 +83,11 @@ export function mamba2(s: MambaSpec): Piece {
   const convDim = inner + 2 * s.groups * s.state;
   const projOut = 2 * inner + 2 * s.groups * s.state + s.heads;
   const linears = [lin(s.hidden, projOut), lin(inner, s.hidden)];
-  let params = linParams(linears) + convDim * s.kernel + 3 * s.heads + inner;
+  const norm = s.gatedNorm === false ? 0 : inner;
+  let params = linParams(linears) + convDim * s.kernel + 3 * s.heads + norm;
   if (s.convBias) params += convDim;
-  if (s.projBias) params += projOut + s.hidden;
+  if (s.projBias) params += projOut;
+  if (s.outBias ?? s.projBias) params += s.hidden;
   const actElems = projOut + 2 * convDim + 3 * inner;
   return { type: "Mamba2", params, actElems, linears };
 }
@@ -77,5 +96,43 @@ export function mamba2(s: MambaSpec): Piece {
 export function mambaState(s: MambaSpec): KvLayer {
   const convDim = s.heads * s.headDim + 2 * s.groups * s.state;
   const fixedBytes = s.heads * s.headDim * s.state * s.stateBytes + convDim * (s.kernel - 1) * 2;
+  return { kind: "linear_state", bytesPerToken: 0, fixedBytes };
+}
+
+export type Mamba1Spec = {
+  hidden: number;
+  /** d_inner = expand x hidden. */
+  inner: number;
+  state: number;
+  kernel: number;
+  dtRank: number;
+  convBias: boolean;
+  projBias: boolean;
+  /** Jamba's dt_layernorm (dt_rank), b_layernorm and c_layernorm (state each). */
+  innerNorms: boolean;
+  stateBytes: number;
+};
+
+/**
+ * Mamba (v1) selective-scan mixer (modeling_mamba.py MambaMixer, modeling_jamba.py JambaMambaMixer):
+ * in_proj (h -> 2 I), depthwise conv1d over I, x_proj (I -> dt_rank + 2 state, no bias), dt_proj
+ * (dt_rank -> I, with bias), A_log (I x state), D (I), out_proj (I -> h).
+ */
+export function mamba1(s: Mamba1Spec): Piece {
+  const I = s.inner;
+  const xOut = s.dtRank + 2 * s.state;
+  const linears = [lin(s.hidden, 2 * I), lin(I, xOut), lin(s.dtRank, I), lin(I, s.hidden)];
+  let params = linParams(linears) + I + I * s.kernel + I * s.state + I;
+  if (s.convBias) params += I;
+  if (s.projBias) params += 2 * I + s.hidden;
+  if (s.innerNorms) params += s.dtRank + 2 * s.state;
+  // Saved: in_proj output, conv output and its activation, x_proj output, dt, scan output, gated output.
+  const actElems = 2 * I + 2 * I + xOut + I + 2 * I;
+  return { type: "Mamba", params, actElems, linears };
+}
+
+/** The constant per-sequence state of a Mamba (v1) layer: SSM state (I x state) + conv window. */
+export function mamba1State(s: Mamba1Spec): KvLayer {
+  const fixedBytes = s.inner * s.state * s.stateBytes + s.inner * (s.kernel - 1) * 2;
   return { kind: "linear_state", bytesPerToken: 0, fixedBytes };
 }

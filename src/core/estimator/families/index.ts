@@ -4,28 +4,36 @@
  * Resolution (model_type, then architectures, then the generic fallback) is in ../resolve.ts.
  */
 import type { FamilyReader } from "../types.ts";
+import { readBamba } from "./bamba.ts";
 import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
 import { readClip } from "./clip.ts";
 // ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
 import { readDeepseekV3, readDeepseekV32, readKimiK2 } from "./deepseek.ts";
+import { readFalconH1 } from "./falcon-h1.ts";
 import { readGemma4 } from "./gemma4.ts";
 import { readGlmMoeDsa } from "./glm-moe-dsa.ts";
 import { readGptOss } from "./gpt-oss.ts";
 import { readGpt2 } from "./gpt2.ts";
+import { readGraniteMoe, readGraniteMoeHybrid, readGraniteMoeShared } from "./granite-moe.ts";
+import { readJamba } from "./jamba.ts";
 import { readKimiK25 } from "./kimi-k25.ts";
 import { readLlama } from "./llama.ts";
 import { readLlama4 } from "./llama4.ts";
+import { readMamba, readMamba2 } from "./mamba.ts";
 import { readMimo } from "./mimo.ts";
 import { readMistral } from "./mistral.ts";
 import { readNemotronH } from "./nemotron-h.ts";
 import { readNemotronNas } from "./nemotron-nas.ts";
 import { readPhi } from "./phi.ts";
+import { readPhimoe } from "./phimoe.ts";
 import { readQwen2 } from "./qwen2.ts";
+import { readQwen2Moe } from "./qwen2-moe.ts";
 import { readQwen3 } from "./qwen3.ts";
 import { readQwen35, readQwen35Moe } from "./qwen3-5.ts";
 import { readQwen3Asr } from "./qwen3-asr.ts";
 import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
+import { readQwen3Next } from "./qwen3-next.ts";
 import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
 import { readRoberta } from "./roberta.ts";
 import { readStep3p7 } from "./step3p7.ts";
@@ -66,6 +74,18 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   gemma4: readGemma4,
   nemotron_h: readNemotronH,
   step3p7: readStep3p7,
+  qwen2_moe: readQwen2Moe,
+  qwen3_next: readQwen3Next,
+  phimoe: readPhimoe,
+  granitemoe: readGraniteMoe,
+  granitemoeshared: readGraniteMoeShared,
+  granitemoehybrid: readGraniteMoeHybrid,
+  mamba: readMamba,
+  falcon_mamba: readMamba,
+  mamba2: readMamba2,
+  jamba: readJamba,
+  falcon_h1: readFalconH1,
+  bamba: readBamba,
   // ---- end of E2's registrations ----
 };
 
