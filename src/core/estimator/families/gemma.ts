@@ -16,7 +16,7 @@
  * the Gemma2Config / Gemma3TextConfig defaults and named in a warning.
  */
 import { type ConfigView, divisible } from "../config-view.ts";
-import type { KvLayer, ModelReading } from "../types.ts";
+import type { KvLayer, ModelReading, TowerReading } from "../types.ts";
 import {
   type DefaultsUsed,
   defaultsWarning,
@@ -131,25 +131,26 @@ export function readGemma3Text(cfg: ConfigView): ModelReading {
   return readGemmaText(cfg, GEMMA3);
 }
 
+/** The SigLIP tower of Gemma3ForConditionalGeneration followed by Gemma3MultiModalProjector. */
+function gemma3Vision(cfg: ConfigView, textHidden: number, used: DefaultsUsed): TowerReading {
+  const v = cfg.sub("vision_config");
+  const vh = intOr(v, "hidden_size", 768, used);
+  const tokens = cfg.optInt("mm_tokens_per_image", 256);
+  const shape = [tokens, textHidden];
+  const projector = node("vision.Projector", "AvgPool + RMSNorm + Linear", shape, vh * textHidden + vh, 0);
+  projector.linears = [lin(vh, textHidden)];
+  const vision = siglipVisionTower(v, 1, used, [projector]);
+  // Pooled and normed vision states and the projected tokens, per patch of the tower.
+  projector.actBytesPerToken = (2 * (2 * vh + textHidden) * tokens) / vision.seqLen;
+  return vision;
+}
+
 /** gemma3: SigLIP vision tower + projector + the gemma3_text decoder. */
 export function readGemma3(cfg: ConfigView): ModelReading {
   const used: DefaultsUsed = [];
   const t = cfg.sub("text_config");
   const g = gemmaText(t, GEMMA3, used);
-  const v = cfg.sub("vision_config");
-  const vh = intOr(v, "hidden_size", 768, used);
-  const tokens = cfg.optInt("mm_tokens_per_image", 256);
-  const projector = node(
-    "vision.Projector",
-    "AvgPool + RMSNorm + Linear",
-    [tokens, g.hidden],
-    vh * g.hidden + vh,
-    0,
-  );
-  projector.linears = [lin(vh, g.hidden)];
-  const vision = siglipVisionTower(v, 1, used, [projector]);
-  // Pooled and normed vision states and the projected tokens, per patch of the tower.
-  projector.actBytesPerToken = (2 * (2 * vh + g.hidden) * tokens) / vision.seqLen;
+  const vision = gemma3Vision(cfg, g.hidden, used);
   const tied = cfg.bool("tie_word_embeddings", t.bool("tie_word_embeddings", true));
   const text = textFrameTower({
     seq: textSeq(g.context),
@@ -163,6 +164,7 @@ export function readGemma3(cfg: ConfigView): ModelReading {
     rope: true,
   });
   const side = Math.round(Math.sqrt(vision.seqLen));
+  const tokens = cfg.optInt("mm_tokens_per_image", 256);
   return textModel({
     cfg,
     family: "gemma3",
