@@ -189,6 +189,24 @@ describe("granite, internlm2, internlm3", () => {
     expect(total(defaulted)).toBe(noBias + 48 * ((48 + 16) * 128 + 6144));
   });
 
+  it("model_type internlm: InternLM v1 (q/k/v/o with `bias`, default true) unless the architectures say InternLM2", () => {
+    const v1: RawConfig = {
+      model_type: "internlm",
+      architectures: ["InternLMForCausalLM"],
+      hidden_size: 4096,
+      num_hidden_layers: 32,
+      num_attention_heads: 32,
+      intermediate_size: 11008,
+      max_position_embeddings: 2048,
+      vocab_size: 103168,
+    };
+    const layer = attn(4096, 32, 32, 128) + 4 * 4096 + swiglu(4096, 11008) + 2 * 4096;
+    expect(estimate(v1).family).toBe("internlm");
+    expect(total(v1)).toBe(2 * 103168 * 4096 + 32 * layer + 4096);
+    const v2 = { ...v1, architectures: ["InternLM2ForCausalLM"], bias: false, num_key_value_heads: 8 };
+    expect(estimate(v2).family).toBe("internlm2");
+  });
+
   it("internlm3: q/k/v bias from qkv_bias, o_proj and MLP bias from bias, head_dim from the config", () => {
     const c: RawConfig = {
       model_type: "internlm3",

@@ -39,6 +39,7 @@ const FIXTURES: [string, string][] = [
   ["YouriLalain__3PRYMMAL-PHI3-3B-SLERP", "phi3"],
   ["microsoft__phi-4", "phi3"],
   ["tiiuae__falcon-40b__RefinedWeb", "falcon"],
+  ["NanSang2000__S1mpleAgent__internlm2-7b", "internlm2"],
 ];
 
 describe("derived totals against the published checkpoints (second stored copy of a tied head added)", () => {

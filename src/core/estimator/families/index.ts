@@ -17,7 +17,7 @@ import { readGlmMoeDsa } from "./glm-moe-dsa.ts";
 import { readGptOss } from "./gpt-oss.ts";
 import { readGpt2 } from "./gpt2.ts";
 import { readGranite } from "./granite.ts";
-import { readInternlm2, readInternlm3 } from "./internlm.ts";
+import { readInternlm, readInternlm2, readInternlm3 } from "./internlm.ts";
 import { readKimiK25 } from "./kimi-k25.ts";
 import { readLlama } from "./llama.ts";
 import { readLlama4 } from "./llama4.ts";
@@ -93,6 +93,7 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   cohere: readCohere,
   cohere2: readCohere2,
   granite: readGranite,
+  internlm: readInternlm,
   internlm2: readInternlm2,
   internlm3: readInternlm3,
 };

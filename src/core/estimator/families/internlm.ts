@@ -6,12 +6,14 @@
  * set false), feed_forward w1 / w3 (h -> I) and w2 (I -> h) without bias; norm; untied `output` head.
  * internlm3: Llama-shaped q/k/v_proj with qkv_bias, o_proj with `bias`, SwiGLU gate/up/down with
  * `bias`, input / post_attention RMSNorms, head_dim from the config; untied LM head.
+ * model_type "internlm" names InternLM (v1: Llama-shaped, q/k/v/o with `bias`, default true, MLP without)
+ * and also the first InternLM2 releases, whose configs say InternLM2ForCausalLM in architectures.
  * Rotary inv_freq buffers are non-persistent.
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
 import { repeatLayer, textFrameTower, textModel } from "./decoder-kit.ts";
-import { type DecoderDims, decoderDims } from "./dense-decoder.ts";
+import { type DecoderDims, decoderDims, readDenseDecoder } from "./dense-decoder.ts";
 import { fullKv, textSeq } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, lin, type Piece } from "./moe-parts.ts";
 
@@ -71,4 +73,24 @@ export function readInternlm3(cfg: ConfigView): ModelReading {
     oBias: cfg.bool("bias", false),
   });
   return reading(cfg, "internlm3", d, attn, gatedMlp(d.hidden, d.inter, cfg.bool("bias", false)));
+}
+
+/** internlm: InternLM v1, or InternLM2 where the architectures say so. */
+export function readInternlm(cfg: ConfigView): ModelReading {
+  const archs = cfg.optArray("architectures") ?? [];
+  if (archs.some((a) => typeof a === "string" && a.startsWith("InternLM2"))) {
+    const r = readInternlm2(cfg);
+    r.warnings.push("model_type internlm with InternLM2 architectures: read as internlm2");
+    return r;
+  }
+  const bias = cfg.bool("bias", true);
+  return readDenseDecoder(cfg, {
+    family: "internlm",
+    qkvBias: bias,
+    oBias: bias,
+    qkNorm: false,
+    mlpBias: false,
+    tieDefault: false,
+    slidingByDefault: false,
+  });
 }
