@@ -39,6 +39,7 @@ const FIXTURES: [string, string][] = [
   ["YouriLalain__3PRYMMAL-PHI3-3B-SLERP", "phi3"],
   ["microsoft__phi-4", "phi3"],
   ["tiiuae__falcon-40b__RefinedWeb", "falcon"],
+  ["christokt__FalconLLM__falcon-7b-RefinedWeb", "falcon"],
   ["NanSang2000__S1mpleAgent__internlm2-7b", "internlm2"],
 ];
 
@@ -124,6 +125,13 @@ describe("falcon: RefinedWeb keys and the new decoder architecture", () => {
     expect(kinds(r.kvLayers)).toEqual({ full: 60 });
     expect(r.kvLayers[0]!.bytesPerToken).toBe(2 * 8 * 64 * 2);
     expect(r.towers[0]!.nodes.filter((n) => n.type.startsWith("GELU MLP"))).toHaveLength(60);
+  });
+
+  it("falcon-7b labelled RefinedWeb (multi_query, no n_head_kv): the 7B modelling_RW.py, one LayerNorm, one k/v head", () => {
+    const r = read(load("christokt__FalconLLM__falcon-7b-RefinedWeb").config);
+    expect(node(r, "LayerNorm_1").params).toBe(2 * 4544);
+    expect(node(r, "Attention_1").linears![0]).toEqual({ in: 4544, out: 4544 + 2 * 64, count: 1 });
+    expect(r.kvLayers[0]!.bytesPerToken).toBe(2 * 1 * 64 * 2);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * falcon (modeling_falcon.py / configuration_falcon.py), including the old RefinedWeb (falcon-40b) and
- * RefinedWebModel (falcon-7b, falcon-rw) configs with n_embed / n_layer / n_head / n_head_kv keys;
- * model_type RefinedWeb means the new decoder architecture of falcon-40b's modelling_RW.py.
+ * falcon (modeling_falcon.py / configuration_falcon.py), including the old RefinedWeb / RefinedWebModel
+ * configs read by the checkpoints' own modelling_RW.py, with n_embed / n_layer / n_head / n_head_kv keys.
+ * Those carry no new_decoder_architecture key: falcon-40b's modelling_RW.py (the new architecture) reads
+ * n_head_kv, falcon-7b's reads multi_query, so an old config with n_head_kv is read as the new architecture.
  * Attention: one fused query_key_value of (2 kv + heads) x head_dim outputs with the new decoder
  * architecture, h + 2 head_dim with multi_query (one k/v head), else 3h; dense h -> h; both with `bias`.
  * MLP: dense_h_to_4h (h -> ffn_hidden_size, default 4h) and dense_4h_to_h, GELU, with `bias`.
@@ -52,7 +53,9 @@ export function readFalcon(cfg: ConfigView): ModelReading {
   const used: DefaultsUsed = [];
   const hidden = cfg.intOf(["hidden_size", "n_embed"]);
   const layers = cfg.intOf(["num_hidden_layers", "n_layer"], { max: 10_000 });
-  const newArch = cfg.bool("new_decoder_architecture", cfg.optStr("model_type") === "RefinedWeb");
+  const type = cfg.optStr("model_type");
+  const oldRw = type === "RefinedWeb" || type === "RefinedWebModel";
+  const newArch = cfg.bool("new_decoder_architecture", oldRw && cfg.has("n_head_kv"));
   const bias = cfg.bool("bias", false);
   const a = falconAttention(cfg, hidden, newArch, bias);
   const mlp = plainMlp(hidden, cfg.optInt("ffn_hidden_size", 4 * hidden), bias, "GELU MLP");
