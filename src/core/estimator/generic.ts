@@ -1,21 +1,33 @@
 /**
  * The fallback for unknown model_types: a pre-norm decoder read from the usual keys, every guessed key
- * named in a warning. A missing key is an error, never a default size.
+ * named in a warning. A missing key is an error, never a default size. It honours head_dim (else
+ * hidden / heads), attention_bias (q/k/v/o) and mlp_bias, and per-layer attention kinds for the cache
+ * (a per-layer sliding_window list, layer_types, sliding_window_pattern, use_sliding_window /
+ * max_window_layers); a sliding_window with none of those is cached in full on every layer, and said so.
  */
 import { type ConfigView, divisible } from "./config-view.ts";
-import { decoderReading, kvFull, place } from "./families/blocks.ts";
-import { type DecoderDims, type DenseOptions, denseDecoderNodes } from "./families/dense-decoder.ts";
+import { decoderReading, place } from "./families/blocks.ts";
+import {
+  type DecoderDims,
+  type DenseOptions,
+  denseDecoderNodes,
+  hasLayerKinds,
+  layerKv,
+} from "./families/dense-decoder.ts";
 import type { ModelReading } from "./types.ts";
 
-const GENERIC: DenseOptions = {
-  family: "generic",
-  qkvBias: false,
-  oBias: false,
-  qkNorm: false,
-  mlpBias: false,
-  tieDefault: true,
-  slidingByDefault: false,
-};
+function options(cfg: ConfigView): DenseOptions {
+  const bias = cfg.bool("attention_bias", false);
+  return {
+    family: "generic",
+    qkvBias: bias,
+    oBias: bias,
+    qkNorm: false,
+    mlpBias: cfg.bool("mlp_bias", false),
+    tieDefault: true,
+    slidingByDefault: false,
+  };
+}
 
 function pick(cfg: ConfigView, keys: string[], warnings: string[]): number {
   const key = keys.find((k) => cfg.has(k));
@@ -41,13 +53,20 @@ export function readGeneric(cfg: ConfigView): ModelReading {
     layers,
     heads,
     kvHeads,
-    headDim: divisible(cfg, hiddenKey, hidden, heads, "the number of attention heads"),
+    headDim: cfg.has("head_dim")
+      ? pick(cfg, ["head_dim"], warnings)
+      : divisible(cfg, hiddenKey, hidden, heads, "the number of attention heads"),
     inter: pick(cfg, ["intermediate_size", "n_inner", "ffn_dim"], warnings),
     vocab: pick(cfg, ["vocab_size"], warnings),
     context: cfg.has("max_position_embeddings") ? cfg.int("max_position_embeddings") : null,
   };
   const tied = cfg.bool("tie_word_embeddings", true);
-  const { body, head } = denseDecoderNodes(place(d.context ?? 2048), d, GENERIC, tied);
+  const { body, head } = denseDecoderNodes(place(d.context ?? 2048), d, options(cfg), tied);
+  if (cfg.has("sliding_window") && !hasLayerKinds(cfg) && !cfg.has("use_sliding_window")) {
+    warnings.push(
+      `${cfg.keyName("sliding_window")} without layer kinds: cache counted in full on every layer`,
+    );
+  }
   return decoderReading({
     family: "generic",
     modelType,
@@ -56,7 +75,7 @@ export function readGeneric(cfg: ConfigView): ModelReading {
     vocab: d.vocab,
     hidden,
     tied,
-    kvLayers: Array.from({ length: layers }, () => kvFull(kvHeads, d.headDim)),
+    kvLayers: layerKv(cfg, d, false),
     warnings,
   });
 }

@@ -49,21 +49,51 @@ export function decoderDims(cfg: ConfigView): DecoderDims {
   return { hidden, layers, heads, kvHeads, headDim, inter, vocab, context };
 }
 
-/** Per-layer attention kind: explicit layer_types, else Qwen's use_sliding_window/max_window_layers, else Mistral's sliding_window. */
+/**
+ * Per-layer attention kind, in this order: a per-layer `sliding_window` list (a window per layer,
+ * null for full layers); `layer_types`; Gemma-style `sliding_window_pattern` (every n-th layer full);
+ * Qwen's use_sliding_window / max_window_layers; else Mistral's sliding_window on every layer when the
+ * family slides by default.
+ */
 export function layerKv(cfg: ConfigView, d: DecoderDims, slidingByDefault: boolean): KvLayer[] {
+  const perLayer = windowList(cfg, d.layers);
+  if (perLayer)
+    return perLayer.map((w) => (w > 0 ? kvSliding(d.kvHeads, d.headDim, w) : kvFull(d.kvHeads, d.headDim)));
   const types = cfg.optArray("layer_types");
   const window = cfg.has("sliding_window") ? cfg.int("sliding_window") : null;
+  const pattern = !types && cfg.has("sliding_window_pattern") ? cfg.int("sliding_window_pattern") : null;
   const out: KvLayer[] = [];
   const useSliding = cfg.bool("use_sliding_window", slidingByDefault);
   const maxWindow = cfg.optInt("max_window_layers", d.layers, { min: 0, max: 10_000 });
   for (let i = 0; i < d.layers; i++) {
-    const t = types?.[i];
-    const sliding = types ? t === "sliding_attention" : useSliding && i >= (slidingByDefault ? 0 : maxWindow);
+    const sliding = types
+      ? types[i] === "sliding_attention"
+      : pattern !== null
+        ? (i + 1) % pattern !== 0
+        : useSliding && i >= (slidingByDefault ? 0 : maxWindow);
     out.push(
       sliding && window !== null ? kvSliding(d.kvHeads, d.headDim, window) : kvFull(d.kvHeads, d.headDim),
     );
   }
   return out;
+}
+
+/** `sliding_window` given per layer (a list of windows, null or 0 for full layers), or undefined. */
+function windowList(cfg: ConfigView, layers: number): number[] | undefined {
+  const raw = cfg.raw.sliding_window;
+  if (!Array.isArray(raw)) return undefined;
+  if (raw.length !== layers) cfg.fail("sliding_window", `has ${raw.length} entries for ${layers} layers`);
+  return raw.map((w) => {
+    if (w === null) return 0;
+    if (typeof w !== "number" || !Number.isInteger(w) || w < 0)
+      return cfg.fail("sliding_window", "expected windows or null");
+    return w;
+  });
+}
+
+/** True when the config says which layers slide (per-layer windows, layer_types or a pattern). */
+export function hasLayerKinds(cfg: ConfigView): boolean {
+  return Array.isArray(cfg.raw.sliding_window) || cfg.has("layer_types") || cfg.has("sliding_window_pattern");
 }
 
 export type DenseOptions = {

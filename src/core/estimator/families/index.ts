@@ -8,14 +8,18 @@ import { readBamba } from "./bamba.ts";
 import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
 import { readClip } from "./clip.ts";
-// ---- E2's family reader imports go here (deepseek_v3, qwen3_moe, qwen3_vl, llama4, gemma4, ...) ----
+import { readCohere, readCohere2 } from "./cohere.ts";
 import { readDeepseekV3, readDeepseekV32, readKimiK2 } from "./deepseek.ts";
+import { readFalcon } from "./falcon.ts";
 import { readFalconH1 } from "./falcon-h1.ts";
+import { readGemma2, readGemma3, readGemma3Text } from "./gemma.ts";
 import { readGemma4 } from "./gemma4.ts";
 import { readGlmMoeDsa } from "./glm-moe-dsa.ts";
 import { readGptOss } from "./gpt-oss.ts";
 import { readGpt2 } from "./gpt2.ts";
+import { readGranite } from "./granite.ts";
 import { readGraniteMoe, readGraniteMoeHybrid, readGraniteMoeShared } from "./granite-moe.ts";
+import { readInternlm, readInternlm2, readInternlm3 } from "./internlm.ts";
 import { readJamba } from "./jamba.ts";
 import { readKimiK25 } from "./kimi-k25.ts";
 import { readLlama } from "./llama.ts";
@@ -25,7 +29,9 @@ import { readMimo } from "./mimo.ts";
 import { readMistral } from "./mistral.ts";
 import { readNemotronH } from "./nemotron-h.ts";
 import { readNemotronNas } from "./nemotron-nas.ts";
+import { readOlmo2, readOlmo3 } from "./olmo.ts";
 import { readPhi } from "./phi.ts";
+import { readPhi3 } from "./phi3.ts";
 import { readPhimoe } from "./phimoe.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen2Moe } from "./qwen2-moe.ts";
@@ -36,9 +42,10 @@ import { readMinimaxM2, readMixtral, readQwen3Moe } from "./qwen3-moe.ts";
 import { readQwen3Next } from "./qwen3-next.ts";
 import { readQwen3Vl, readQwen3VlMoe } from "./qwen3-vl.ts";
 import { readRoberta } from "./roberta.ts";
+import { readSiglip, readSiglip2, readSiglip2Vision, readSiglipVision } from "./siglip.ts";
+import { readStarcoder2 } from "./starcoder2.ts";
 import { readStep3p7 } from "./step3p7.ts";
 import { readWhisper } from "./whisper.ts";
-// ---- end of E2's imports ----
 
 /** model_type -> reader. */
 export const FAMILY_READERS: Record<string, FamilyReader> = {
@@ -55,7 +62,6 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   whisper: readWhisper,
   clip: readClip,
   "nemotron-nas": readNemotronNas,
-  // ---- E2's registrations go here, one line each: model_type: reader ----
   qwen3_moe: readQwen3Moe,
   mixtral: readMixtral,
   minimax_m2: readMinimaxM2,
@@ -86,7 +92,26 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   jamba: readJamba,
   falcon_h1: readFalconH1,
   bamba: readBamba,
-  // ---- end of E2's registrations ----
+  gemma2: readGemma2,
+  gemma3_text: readGemma3Text,
+  gemma3: readGemma3,
+  siglip: readSiglip,
+  siglip2: readSiglip2,
+  siglip_vision_model: readSiglipVision,
+  siglip2_vision_model: readSiglip2Vision,
+  phi3: readPhi3,
+  falcon: readFalcon,
+  RefinedWeb: readFalcon,
+  RefinedWebModel: readFalcon,
+  olmo2: readOlmo2,
+  olmo3: readOlmo3,
+  starcoder2: readStarcoder2,
+  cohere: readCohere,
+  cohere2: readCohere2,
+  granite: readGranite,
+  internlm: readInternlm,
+  internlm2: readInternlm2,
+  internlm3: readInternlm3,
 };
 
 /** The reader for a model_type, or undefined. */
