@@ -102,6 +102,7 @@ function encoderExtras(p: Place, cfg: ConfigView, d: Dims): StructureNode[] {
   const kernel = cfg.optInt("conv_kernel_size", 0, { min: 0 });
   if (kernel > 0) {
     const groups = cfg.optInt("conv_groups", 1);
+    if (d.h % groups !== 0) cfg.fail("conv_groups", `${groups} does not divide hidden_size ${d.h}`);
     out.push(
       node(
         p,

@@ -50,9 +50,11 @@ function anyresCrops(cfg: ConfigView, side: number): number {
   const points = (cfg.optArray("image_grid_pinpoints") ?? PINPOINTS) as unknown[];
   let tiles = 1;
   for (const pt of points) {
-    if (!Array.isArray(pt) || pt.length !== 2)
-      cfg.fail("image_grid_pinpoints", "expected [height, width] pairs");
-    tiles = Math.max(tiles, Math.ceil(Number(pt[0]) / side) * Math.ceil(Number(pt[1]) / side));
+    const ok =
+      Array.isArray(pt) && pt.length === 2 && pt.every((x) => Number.isInteger(x) && x > 0 && x <= 1e6);
+    if (!ok) cfg.fail("image_grid_pinpoints", "expected [height, width] pairs of pixel counts");
+    const [h, w] = pt as [number, number];
+    tiles = Math.max(tiles, Math.ceil(h / side) * Math.ceil(w / side));
   }
   return 1 + tiles;
 }

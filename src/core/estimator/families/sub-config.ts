@@ -26,14 +26,8 @@ export function withDefaults(view: ConfigView, defaults: ClassDefaults): ConfigV
   return configView(merged, view.path);
 }
 
-/** A sub-config read with its class defaults; the class defaults alone when the config has no such key. */
-export function subWithDefaults(cfg: ConfigView, key: string, defaults: ClassDefaults): ConfigView {
-  const sub = cfg.optSub(key);
-  return sub ? withDefaults(sub, defaults) : configView({ ...defaults }, cfg.keyName(key));
-}
-
 /** LlamaConfig (configuration_llama.py). */
-export const LLAMA_DEFAULTS: ClassDefaults = {
+const LLAMA_DEFAULTS: ClassDefaults = {
   model_type: "llama",
   vocab_size: 32000,
   hidden_size: 4096,
@@ -45,7 +39,7 @@ export const LLAMA_DEFAULTS: ClassDefaults = {
 };
 
 /** MistralConfig (configuration_mistral.py). */
-export const MISTRAL_DEFAULTS: ClassDefaults = {
+const MISTRAL_DEFAULTS: ClassDefaults = {
   model_type: "mistral",
   vocab_size: 32000,
   hidden_size: 4096,

@@ -8,7 +8,7 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { StructureNode } from "../types.ts";
-import { node, type Place } from "./blocks.ts";
+import { linear, node, norm, type Place } from "./blocks.ts";
 
 const BF16 = 2;
 /** The feature extractor's sampling rate (Wav2Vec2FeatureExtractor, 16 kHz). */
@@ -118,4 +118,30 @@ export function positionalConv(p: Place, cfg: ConfigView, hidden: number): Struc
     params,
     BF16 * 2 * hidden,
   );
+}
+
+/** Wav2Vec2Adapter: an optional projection to output_hidden_size, then strided Conv1d (out -> 2 x out, GLU) layers. */
+export function adapterNodes(p: Place, cfg: ConfigView, h: number): { nodes: StructureNode[]; out: number } {
+  if (!cfg.bool("add_adapter", false)) return { nodes: [], out: h };
+  const out = cfg.optInt("output_hidden_size", h);
+  const nodes: StructureNode[] = [];
+  if (out !== h)
+    nodes.push(
+      linear(p, "Adapter.Proj", "Linear + LayerNorm", h, out, true),
+      norm(p, "Adapter.ProjNorm", "LayerNorm", out),
+    );
+  const kernel = cfg.optInt("adapter_kernel_size", 3);
+  for (let i = 1, n = cfg.optInt("num_adapter_layers", 3, { max: 1000 }); i <= n; i++) {
+    nodes.push(
+      node(
+        p,
+        `Adapter.Conv_${i}`,
+        `Conv1d k${kernel} + GLU`,
+        out,
+        out * 2 * out * kernel + 2 * out,
+        2 * 3 * out,
+      ),
+    );
+  }
+  return { nodes, out };
 }

@@ -71,6 +71,13 @@ describe("wav2vec2 / hubert structure", () => {
     expect(countParams(read(base)).total - off).toBe(768);
   });
 
+  it("adapter_attn_dim (MMS) adds an attention adapter to every stable-layer-norm layer, not to post-norm ones", () => {
+    const adapters =
+      countParams(read({ ...large, adapter_attn_dim: 16 })).total - countParams(read(large)).total;
+    expect(adapters).toBe(24 * (2 * 1024 + 1024 * 16 + 16 + 16 * 1024 + 1024));
+    expect(countParams(read({ ...base, adapter_attn_dim: 16 })).total).toBe(countParams(read(base)).total);
+  });
+
   it("a conv_kernel list that does not match conv_dim names the key", () => {
     expect(() => read({ ...base, conv_kernel: [10, 3] })).toThrow(/conv_kernel/);
   });

@@ -26,6 +26,7 @@ import {
 } from "./blocks.ts";
 import { numLabels } from "./encoder.ts";
 import {
+  adapterNodes,
   convLengths,
   convStack,
   featureEncoderNodes,
@@ -37,7 +38,8 @@ import {
 /** Seconds of audio the tower is sized for (Whisper's window; long utterances in ASR fine-tuning sets). */
 const AUDIO_SECONDS = 30;
 
-type Dims = { h: number; heads: number; inter: number; layers: number; stable: boolean };
+/** `adapter`: Wav2Vec2AttnAdapterLayer width (adapter_attn_dim, MMS), 0 for none; only stable-layer-norm layers hold it. */
+type Dims = { h: number; heads: number; inter: number; layers: number; stable: boolean; adapter: number };
 
 function layerNodes(p: Place, i: number, d: Dims): StructureNode[] {
   const q = at(p, i);
@@ -55,33 +57,22 @@ function layerNodes(p: Place, i: number, d: Dims): StructureNode[] {
   const ffn = geluMlp(q, `FFN_${i}`, d.h, d.inter);
   const a1 = add(q, `Add_${i}_attn`, d.h);
   const a2 = add(q, `Add_${i}_ffn`, d.h);
-  return d.stable ? [ln1, attn, a1, ln2, ffn, a2] : [attn, a1, ln1, ffn, a2, ln2];
-}
-
-/** Wav2Vec2Adapter: an optional projection to output_hidden_size, then strided Conv1d (out -> 2 x out, GLU) layers. */
-function adapterNodes(p: Place, cfg: ConfigView, h: number): { nodes: StructureNode[]; out: number } {
-  if (!cfg.bool("add_adapter", false)) return { nodes: [], out: h };
-  const out = cfg.optInt("output_hidden_size", h);
-  const nodes: StructureNode[] = [];
-  if (out !== h)
-    nodes.push(
-      linear(p, "Adapter.Proj", "Linear + LayerNorm", h, out, true),
-      norm(p, "Adapter.ProjNorm", "LayerNorm", out),
-    );
-  const kernel = cfg.optInt("adapter_kernel_size", 3);
-  for (let i = 1, n = cfg.optInt("num_adapter_layers", 3, { max: 1000 }); i <= n; i++) {
-    nodes.push(
-      node(
-        p,
-        `Adapter.Conv_${i}`,
-        `Conv1d k${kernel} + GLU`,
-        out,
-        out * 2 * out * kernel + 2 * out,
-        2 * 3 * out,
-      ),
-    );
-  }
-  return { nodes, out };
+  if (!d.stable) return [attn, a1, ln1, ffn, a2, ln2];
+  if (d.adapter === 0) return [ln1, attn, a1, ln2, ffn, a2];
+  // LayerNorm, linear_1 (hidden -> adapter_attn_dim), ReLU, linear_2 back, added to the layer output.
+  const adapter = node(
+    q,
+    `AttnAdapter_${i}`,
+    "Adapter (LayerNorm + 2 linears)",
+    d.h,
+    2 * d.h + 2 * d.h * d.adapter + d.adapter + d.h,
+    2 * (d.h + 2 * d.adapter),
+    [
+      { in: d.h, out: d.adapter, count: 1 },
+      { in: d.adapter, out: d.h, count: 1 },
+    ],
+  );
+  return [ln1, attn, a1, ln2, ffn, a2, adapter, add(q, `Add_${i}_adapter`, d.h)];
 }
 
 function headNodes(p: Place, cfg: ConfigView, d: Dims, out: number, arch: string): StructureNode[] {
@@ -123,6 +114,7 @@ function readAudioEncoder(cfg: ConfigView, family: "wav2vec2" | "hubert"): Model
     inter: cfg.int("intermediate_size"),
     layers: cfg.int("num_hidden_layers", { max: 10_000 }),
     stable: cfg.bool("do_stable_layer_norm", false),
+    adapter: family === "wav2vec2" ? cfg.optInt("adapter_attn_dim", 0, { min: 0 }) : 0,
   };
   const stack = convStack(cfg);
   const lengths = convLengths(stack, AUDIO_SECONDS * SAMPLE_RATE);
