@@ -56,7 +56,14 @@ function mlmBias(p: Place, vocab: number): StructureNode {
   return n;
 }
 
-function headNodes(p: Place, cfg: ConfigView, h: number, vocab: number, o: EncoderOptions): StructureNode[] {
+/** The head the architecture names, after the encoder layers (shared with pre-norm BERT variants). */
+export function headNodes(
+  p: Place,
+  cfg: ConfigView,
+  h: number,
+  vocab: number,
+  o: EncoderOptions,
+): StructureNode[] {
   const pooler = () => linear(p, "Pooler", "Pooler (dense + tanh)", h, h, true, false);
   const mlm = () => [
     linear(p, "MLMTransform", "Dense + GELU", h, h, true, false),

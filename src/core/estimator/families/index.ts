@@ -9,6 +9,7 @@ import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
 import { readClip } from "./clip.ts";
 import { readCohere, readCohere2 } from "./cohere.ts";
+import { readDebertaV2 } from "./deberta-v2.ts";
 import { readDeepseekV3, readDeepseekV32, readKimiK2 } from "./deepseek.ts";
 import { readFalcon } from "./falcon.ts";
 import { readFalconH1 } from "./falcon-h1.ts";
@@ -24,9 +25,12 @@ import { readJamba } from "./jamba.ts";
 import { readKimiK25 } from "./kimi-k25.ts";
 import { readLlama } from "./llama.ts";
 import { readLlama4 } from "./llama4.ts";
+import { readLlava, readLlavaNext } from "./llava.ts";
 import { readMamba, readMamba2 } from "./mamba.ts";
 import { readMimo } from "./mimo.ts";
 import { readMistral } from "./mistral.ts";
+import { readMistral3 } from "./mistral3.ts";
+import { readModernBert } from "./modernbert.ts";
 import { readNemotronH } from "./nemotron-h.ts";
 import { readNemotronNas } from "./nemotron-nas.ts";
 import { readOlmo2, readOlmo3 } from "./olmo.ts";
@@ -35,6 +39,7 @@ import { readPhi3 } from "./phi3.ts";
 import { readPhimoe } from "./phimoe.ts";
 import { readQwen2 } from "./qwen2.ts";
 import { readQwen2Moe } from "./qwen2-moe.ts";
+import { readQwen2Vl, readQwen25Vl } from "./qwen2-vl.ts";
 import { readQwen3 } from "./qwen3.ts";
 import { readQwen35, readQwen35Moe } from "./qwen3-5.ts";
 import { readQwen3Asr } from "./qwen3-asr.ts";
@@ -45,7 +50,10 @@ import { readRoberta } from "./roberta.ts";
 import { readSiglip, readSiglip2, readSiglip2Vision, readSiglipVision } from "./siglip.ts";
 import { readStarcoder2 } from "./starcoder2.ts";
 import { readStep3p7 } from "./step3p7.ts";
+import { readMt5, readT5, readUmt5 } from "./t5.ts";
+import { readHubert, readWav2Vec2 } from "./wav2vec2.ts";
 import { readWhisper } from "./whisper.ts";
+import { readXlmRoberta, readXlmRobertaXl } from "./xlm-roberta.ts";
 
 /** model_type -> reader. */
 export const FAMILY_READERS: Record<string, FamilyReader> = {
@@ -112,6 +120,20 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   internlm: readInternlm,
   internlm2: readInternlm2,
   internlm3: readInternlm3,
+  t5: readT5,
+  mt5: readMt5,
+  umt5: readUmt5,
+  modernbert: readModernBert,
+  "xlm-roberta": readXlmRoberta,
+  "xlm-roberta-xl": readXlmRobertaXl,
+  "deberta-v2": readDebertaV2,
+  wav2vec2: readWav2Vec2,
+  hubert: readHubert,
+  qwen2_vl: readQwen2Vl,
+  qwen2_5_vl: readQwen25Vl,
+  llava: readLlava,
+  llava_next: readLlavaNext,
+  mistral3: readMistral3,
 };
 
 /** The reader for a model_type, or undefined. */
