@@ -2,11 +2,15 @@
 // shared by the truth suite (src/core/estimator/truth.test.ts) and `npm run bench:estimator`.
 import { existsSync, readFileSync } from "node:fs";
 import { configView } from "../../src/core/estimator/config-view.ts";
+import { trainTokensOf } from "../../src/core/estimator/memory.ts";
 import { modelDtype, quantSpecOf } from "../../src/core/estimator/quantization.ts";
 import { resolveModel } from "../../src/core/estimator/resolve.ts";
 import { scanNodes } from "../../src/core/estimator/scan.ts";
-import { type Counting, expectedStoredTotal, type StoredPart } from "../../src/core/estimator/stored-total.ts";
-import { trainTokensOf } from "../../src/core/estimator/memory.ts";
+import {
+  type Counting,
+  expectedStoredTotal,
+  type StoredPart,
+} from "../../src/core/estimator/stored-total.ts";
 import { weightBytes } from "../../src/core/estimator/weights.ts";
 import { MODEL_FIXTURES } from "./model-fixtures.ts";
 
@@ -89,5 +93,14 @@ export function truthRow(dir: string): TruthRow {
   const used = truth.params_total === null ? [] : optionalMatch(e.total, truth.params_total, e.optional);
   const expected = e.total + used.reduce((a, p) => a + p.scalars, 0);
   const gap = truth.params_total === null ? null : expected - truth.params_total;
-  return { ...base, family: r.family, confidence: res.confidence, derived, expected, gap, parts: e.parts, optionalUsed: used };
+  return {
+    ...base,
+    family: r.family,
+    confidence: res.confidence,
+    derived,
+    expected,
+    gap,
+    parts: e.parts,
+    optionalUsed: used,
+  };
 }

@@ -122,7 +122,13 @@ export function structureJson(r: ModelReading): StructureJson[] {
   const out: StructureJson[] = [];
   for (const t of r.towers) {
     for (const n of t.nodes) {
-      const s: StructureJson = { name: n.name, type: n.type, shape: n.shape, params: ownParams(n), tower: t.name };
+      const s: StructureJson = {
+        name: n.name,
+        type: n.type,
+        shape: n.shape,
+        params: ownParams(n),
+        tower: t.name,
+      };
       if (n.tiedTo) s.tied_to = n.tiedTo;
       if (n.layer !== undefined) s.layer = n.layer;
       out.push(s);

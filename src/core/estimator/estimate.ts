@@ -10,14 +10,14 @@ import {
   assertFinite,
   type Estimate,
   fitJson,
-  memoryJson,
   type MissingJson,
+  memoryJson,
   structureJson,
-  weightsJson,
   type WeightsJson,
+  weightsJson,
 } from "./estimate-json.ts";
-import { headersOnlyEstimate } from "./headers-only.ts";
 import { fitTable } from "./fit.ts";
+import { headersOnlyEstimate } from "./headers-only.ts";
 import { planMemory, trainTokensOf } from "./memory.ts";
 import { DTYPE_SIZE, modelDtype, type QuantSpec, quantJson, quantSpecOf } from "./quantization.ts";
 import { type Resolved, resolveModel } from "./resolve.ts";

@@ -210,7 +210,8 @@ export function quantSpecOf(cfg: ConfigView): QuantSpec | null {
   if (method === "mxfp4") return mxfp4(q);
   if (method === "awq" || method === "gptq") return gptqLike(q, method);
   if (method === "compressed-tensors") return compressedTensors(q, modelDtype(cfg)) ?? null;
-  if (method === "bitsandbytes" || q.has("load_in_4bit") || q.has("load_in_8bit")) return bitsandbytes(q) ?? null;
+  if (method === "bitsandbytes" || q.has("load_in_4bit") || q.has("load_in_8bit"))
+    return bitsandbytes(q) ?? null;
   return null;
 }
 

@@ -121,7 +121,10 @@ const SIGNATURES: { keys: string[]; types: RegExp }[] = [
     keys: ["vision_config", "audio_config", "thinker_config", "text_config"],
     types: /vl|asr|llava|mistral3|gemma3$|gemma4|clip|whisper|siglip|kimi_k25|llama4|qwen3_5/,
   },
-  { keys: ["ssm_cfg", "state_size", "mamba_d_state", "linear_num_value_heads"], types: /mamba|jamba|bamba|falcon_h1|nemotron_h|qwen3_next|qwen3_5/ },
+  {
+    keys: ["ssm_cfg", "state_size", "mamba_d_state", "linear_num_value_heads"],
+    types: /mamba|jamba|bamba|falcon_h1|nemotron_h|qwen3_next|qwen3_5/,
+  },
   { keys: ["parallel_attn", "alibi", "new_decoder_architecture", "multi_query"], types: /^falcon$/ },
 ];
 

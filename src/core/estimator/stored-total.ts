@@ -6,8 +6,9 @@
  * Hub's safetensors.total), the quantization scales, zero points and indices, packed integers at their
  * unpacked width. Optional extras (a pooler only some checkpoints carry) are listed apart.
  */
-import type { ModelReading } from "./types.ts";
+
 import { DTYPE_SIZE } from "./quantization.ts";
+import type { ModelReading } from "./types.ts";
 import type { WeightBytes } from "./weights.ts";
 
 /** "parameters": scales left out, packed weights unpacked; "elements": every stored element counted too. */

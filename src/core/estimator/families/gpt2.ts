@@ -57,6 +57,8 @@ export function readGpt2(cfg: ConfigView): ModelReading {
     kvLayers: Array.from({ length: layers }, () => kvFull(heads, headDim)),
   });
   // The causal mask each attention module saves (1 x 1 x n_positions x n_positions).
-  r.storedBuffers = [{ suffix: "attn.bias", count: layers, scalarsEach: positions * positions, dtype: "F32" }];
+  r.storedBuffers = [
+    { suffix: "attn.bias", count: layers, scalarsEach: positions * positions, dtype: "F32" },
+  ];
   return r;
 }
