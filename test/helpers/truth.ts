@@ -87,7 +87,7 @@ export function truthRow(dir: string): TruthRow {
   const r = res.reading;
   const derived = scanNodes(r, trainTokensOf(r)).total;
   const q = quantSpecOf(cfg);
-  const w = q ? weightBytes(r, q, modelDtype(cfg)) : null;
+  const w = q ? weightBytes(r, q, modelDtype(cfg), derived) : null;
   const tied = truth.tied_embedding_stored_twice ?? null;
   const e = expectedStoredTotal(r, derived, w, { counting, tiedStoredTwice: tied });
   const used = truth.params_total === null ? [] : optionalMatch(e.total, truth.params_total, e.optional);

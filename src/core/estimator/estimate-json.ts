@@ -29,9 +29,9 @@ export type StructureJson = {
   shape: number[];
   params: number;
   tower: string;
-  tied_to?: string;
+  tied_to?: string | undefined;
   /** Layer index within its tower, for repeated blocks. */
-  layer?: number;
+  layer?: number | undefined;
 };
 
 export type WeightsJson = {
@@ -122,16 +122,16 @@ export function structureJson(r: ModelReading): StructureJson[] {
   const out: StructureJson[] = [];
   for (const t of r.towers) {
     for (const n of t.nodes) {
-      const s: StructureJson = {
+      // Every key present (undefined ones vanish from the JSON): one object shape for every row.
+      out.push({
         name: n.name,
         type: n.type,
         shape: n.shape,
         params: ownParams(n),
         tower: t.name,
-      };
-      if (n.tiedTo) s.tied_to = n.tiedTo;
-      if (n.layer !== undefined) s.layer = n.layer;
-      out.push(s);
+        tied_to: n.tiedTo,
+        layer: n.layer,
+      });
     }
   }
   return out;

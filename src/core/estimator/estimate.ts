@@ -85,7 +85,7 @@ function fromConfig(
   input: CheckpointInput | undefined,
 ): FromFiles {
   const dtype = modelDtype(cfg);
-  const w = weightBytes(r, q, dtype);
+  const w = weightBytes(r, q, dtype, derived);
   const out: FromFiles = {
     weights: weightsJson(w.served, w.byDtype, "config"),
     total: derived,

@@ -107,8 +107,16 @@ function towerQuantized(t: TowerReading, q: QuantSpec): boolean {
   return !side || (q.method.startsWith("bitsandbytes") && !q.exclude.has("towers"));
 }
 
-/** Weight bytes of a reading at `dtype` (the checkpoint's float dtype), quantized per `q` when given. */
-export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string): WeightBytes {
+/**
+ * Weight bytes of a reading whose parameter total is `total` (tied head once), at `dtype` (the checkpoint's
+ * float dtype), quantized per `q` when given.
+ */
+export function weightBytes(
+  r: ModelReading,
+  q: QuantSpec | null,
+  dtype: string,
+  total: number,
+): WeightBytes {
   const acc: Acc = {
     served: 0,
     stored: 0,
@@ -117,12 +125,11 @@ export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string)
     auxElements: 0,
     auxElementsUnpacked: 0,
   };
-  let plain = 0;
-  for (const t of r.towers) {
-    const quantized = q !== null && towerQuantized(t, q);
-    for (const n of t.nodes) {
-      const own = n.tiedTo ? 0 : n.params;
-      plain += quantized ? own - quantizedPart(acc, q!, n) : own;
+  let plain = total;
+  if (q !== null) {
+    for (const t of r.towers) {
+      if (!towerQuantized(t, q)) continue;
+      for (const n of t.nodes) plain -= quantizedPart(acc, q, n);
     }
   }
   const size = DTYPE_SIZE[dtype] ?? 2;
