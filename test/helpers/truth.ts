@@ -2,8 +2,9 @@
 // shared by the truth suite (src/core/estimator/truth.test.ts) and `npm run bench:estimator`.
 import { existsSync, readFileSync } from "node:fs";
 import { configView } from "../../src/core/estimator/config-view.ts";
+import { modelDtype } from "../../src/core/estimator/dtypes.ts";
 import { trainTokensOf } from "../../src/core/estimator/memory.ts";
-import { modelDtype, quantSpecOf } from "../../src/core/estimator/quantization.ts";
+import { quantSpecOf } from "../../src/core/estimator/quantization.ts";
 import { resolveModel } from "../../src/core/estimator/resolve.ts";
 import { scanNodes } from "../../src/core/estimator/scan.ts";
 import {

@@ -6,6 +6,7 @@
  */
 import { fromHeaders, fromIndex } from "./checkpoint.ts";
 import { type ConfigView, configView, EstimatorInputError } from "./config-view.ts";
+import { DTYPE_SIZE, modelDtype } from "./dtypes.ts";
 import {
   assertFinite,
   type Estimate,
@@ -19,7 +20,7 @@ import {
 import { fitTable } from "./fit.ts";
 import { headersOnlyEstimate } from "./headers-only.ts";
 import { planMemory, trainTokensOf } from "./memory.ts";
-import { DTYPE_SIZE, modelDtype, type QuantSpec, quantJson, quantSpecOf } from "./quantization.ts";
+import { type QuantSpec, quantJson, quantSpecOf } from "./quantization.ts";
 import { type Resolved, resolveModel } from "./resolve.ts";
 import { type NodeScan, scanNodes } from "./scan.ts";
 import { declaredBufferBytes } from "./stored-total.ts";

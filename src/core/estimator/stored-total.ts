@@ -7,7 +7,7 @@
  * unpacked width. Optional extras (a pooler only some checkpoints carry) are listed apart.
  */
 
-import { DTYPE_SIZE } from "./quantization.ts";
+import { DTYPE_SIZE } from "./dtypes.ts";
 import type { ModelReading } from "./types.ts";
 import type { WeightBytes } from "./weights.ts";
 

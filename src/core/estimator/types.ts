@@ -104,7 +104,10 @@ export type ModelReading = {
    * Whether a given checkpoint holds them is read from its headers when known.
    */
   storedBuffers?: StoredBuffer[];
-  /** Real bytes per stored weight when the config declares quantization (fp8 = 1, mxfp4 ~ 0.53, ...). */
+  /**
+   * The quantization some readers note (moe-frame's readQuantization), with approximate bytes per weight.
+   * Informational: weights, memory and fit read `quantization_config` themselves (quantization.ts, weights.ts).
+   */
   quantization?: { method: string; bytesPerWeight: number; appliesTo: "all" | "experts" | "linears" };
   warnings: string[];
 };

@@ -4,7 +4,8 @@
  * quantization.ts), every other parameter at the checkpoint's float dtype. `served` counts floats wider
  * than 16 bits at 2 bytes (a float32 checkpoint is served in half precision, as vLLM's dtype "auto" does).
  */
-import { DTYPE_SIZE, type QuantSpec } from "./quantization.ts";
+import { DTYPE_SIZE } from "./dtypes.ts";
+import type { QuantSpec } from "./quantization.ts";
 import type { Linear, ModelReading, StructureNode, TowerReading } from "./types.ts";
 
 export type WeightBytes = {
@@ -111,12 +112,7 @@ function towerQuantized(t: TowerReading, q: QuantSpec): boolean {
  * Weight bytes of a reading whose parameter total is `total` (tied head once), at `dtype` (the checkpoint's
  * float dtype), quantized per `q` when given.
  */
-export function weightBytes(
-  r: ModelReading,
-  q: QuantSpec | null,
-  dtype: string,
-  total: number,
-): WeightBytes {
+export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string, total: number): WeightBytes {
   const acc: Acc = {
     served: 0,
     stored: 0,
