@@ -56,11 +56,12 @@ type FromFiles = {
 
 function fromTensors(
   r: ModelReading,
+  tied: boolean,
   derived: number,
   tensors: TensorHeader[],
   q: QuantSpec | null,
 ): FromFiles {
-  const { report, tally } = fromHeaders(r, r.tiedEmbedding, derived, tensors, q);
+  const { report, tally } = fromHeaders(r, tied, derived, tensors, q);
   const stored = report.compared_total - report.extra_scalars;
   const mismatch = report.expected_total !== report.compared_total;
   const warnings = mismatch
@@ -129,7 +130,12 @@ function structured(
   const r = res.reading;
   const q = quantSpecOf(cfg);
   const tensors = input?.tensors && input.tensors.length > 0 ? input.tensors : null;
-  const files = tensors ? fromTensors(r, scan.total, tensors, q) : fromConfig(r, cfg, scan.total, q, input);
+  // A head stored beside the embedding is a tied copy only when the model ties them: a family reader knows
+  // its default; the generic reading trusts only an explicit tie_word_embeddings.
+  const tied = res.confidence === "known" ? r.tiedEmbedding : cfg.raw.tie_word_embeddings === true;
+  const files = tensors
+    ? fromTensors(r, tied, scan.total, tensors, q)
+    : fromConfig(r, cfg, scan.total, q, input);
   const mem = planMemory(r, files.total, scan, { bytes: files.weights.bytes, quantized: files.quantized });
   const out: Estimate = {
     estimator_version: ESTIMATOR_VERSION,
