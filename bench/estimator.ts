@@ -1,135 +1,96 @@
 /**
- * `npm run bench:estimator`: for every fixture with a truth.json, derived vs stored parameters (table written
- * into docs/ESTIMATOR.md between markers), then estimates per second over all fixture configs on one core.
- * Prints its figures as one JSON line last.
+ * `npm run bench:estimator`: writes three generated sections of docs/ESTIMATOR.md (between markers) and prints
+ * its figures as one JSON line last:
+ *   - every fixture with a truth.json: derived, published, the total the rules expect, the gap;
+ *   - every quantized fixture: its serve weights beside the published weight bytes;
+ *   - every model_type with a reader (from the registry);
+ * then estimates per CPU-second over all fixture configs, round-robin.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { configView } from "../src/core/estimator/config-view.ts";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { estimate } from "../src/core/estimator/estimate.ts";
-import { KNOWN_DELTAS } from "../src/core/estimator/known-deltas.ts";
-import { readModel } from "../src/core/estimator/resolve.ts";
-import type { ModelReading } from "../src/core/estimator/types.ts";
+import { FAMILY_READERS } from "../src/core/estimator/families/index.ts";
+import { modelFixtureDirs } from "../test/helpers/model-fixtures.ts";
+import { readConfigJson, readTruth, type TruthRow, truthRow } from "../test/helpers/truth.ts";
 
-const ROOT = new URL("../fixtures/models/", import.meta.url);
 const DOC = new URL("../docs/ESTIMATOR.md", import.meta.url);
-const START = "<!-- bench:estimator:start -->";
-const END = "<!-- bench:estimator:end -->";
-
-type Row = {
-  model: string;
-  family: string;
-  derived: string;
-  stored: string;
-  delta: string;
-  adjusted: string;
-  reason: string;
-};
-
-const read = (m: string, f: string): unknown => JSON.parse(readFileSync(new URL(`${m}/${f}`, ROOT), "utf8"));
-const folders = readdirSync(ROOT).filter((m) => existsSync(new URL(`${m}/config.json`, ROOT)));
-const pct = (d: number) => `${d >= 0 ? "+" : ""}${(d * 100).toFixed(3)}%`;
 const int = (n: number) => n.toLocaleString("en-US");
+const pct = (d: number) => `${d >= 0 ? "+" : ""}${(d * 100).toFixed(3)}%`;
+const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`;
 
-type Truth = {
-  params_total: number | null;
-  tied_embedding_stored_twice?: boolean | null;
-  confidence?: string;
-};
+const dirs = modelFixtureDirs();
 
-/** Totals INDEX.md records for fixtures whose truth.json has none. */
-const INDEX_TOTALS: Record<string, { total: number; source: string }> = {
-  "ivrit-ai__whisper-large-v3-turbo": {
-    total: 808_878_080,
-    source: "INDEX.md: openai/whisper-large-v3-turbo, F16, HF API",
-  },
-};
-
-/** Known extra scalars: the table in known-deltas.ts, else a tied embedding truth.json says is stored twice. */
-function knownExtra(
-  m: string,
-  truth: Truth,
-  reading: ModelReading,
-): { scalars: number; reason: string } | undefined {
-  if (KNOWN_DELTAS[m]) return KNOWN_DELTAS[m];
-  if (truth.tied_embedding_stored_twice && reading.tiedEmbedding) {
-    return { scalars: reading.embeddingParams, reason: "tied embedding stored twice (truth.json)" };
-  }
-  return undefined;
+function status(r: TruthRow): string {
+  if (r.error) return `FAIL: reader error: ${r.error}`;
+  if (r.published === null || r.gap === null) return "no published total";
+  if (r.gap === 0) return "exact";
+  const size = `${r.gap > 0 ? "+" : ""}${int(r.gap)} (${pct(r.gap / r.published)})`;
+  return r.truth.unexplained ? `FAIL, unexplained: ${size}` : `FAIL: ${size}`;
 }
 
-function row(
-  m: string,
-  family: string,
-  derived: string,
-  stored: string,
-  delta = "-",
-  adjusted = "-",
-  reason = "",
-): Row {
-  return { model: m, family, derived, stored, delta, adjusted, reason };
+function extras(r: TruthRow): string {
+  const parts = [...r.parts, ...r.optionalUsed].map((p) => `${p.note}: ${int(p.scalars)}`);
+  return parts.join("; ");
 }
 
-function truthRow(m: string): { row: Row; within: boolean | null } {
-  const truth = read(m, "truth.json") as Truth;
-  let e: ReturnType<typeof estimate>;
-  let reading: ModelReading;
-  try {
-    e = estimate(read(m, "config.json"));
-    reading = readModel(configView(read(m, "config.json")));
-  } catch (err) {
-    return {
-      row: row(m, "-", "error", String(truth.params_total ?? "-"), "-", "-", (err as Error).message),
-      within: false,
-    };
+function truthTable(rows: TruthRow[]): string[] {
+  const lines = [
+    "| model | family | reader | derived | published | counts | expected (derived + extras) | result | extras |",
+    "|---|---|---|---:|---:|---|---:|---|---|",
+  ];
+  for (const r of rows) {
+    const cells = [
+      r.dir,
+      r.family,
+      r.confidence,
+      r.derived === null ? "-" : int(r.derived),
+      r.published === null ? "unknown" : int(r.published),
+      r.counting,
+      r.expected === null ? "-" : int(r.expected),
+      status(r),
+      extras(r),
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
   }
-  const fromIndex = INDEX_TOTALS[m];
-  const stored = truth.params_total ?? fromIndex?.total ?? null;
-  if (stored === null)
-    return {
-      row: row(m, e.family, int(e.params.total), "unknown", "-", "-", "no published total"),
-      within: null,
-    };
-  const known = knownExtra(m, truth, reading);
-  const delta = (e.params.total - stored) / stored;
-  const adjusted = (e.params.total + (known?.scalars ?? 0) - stored) / stored;
-  const notes = [
-    truth.params_total === null && fromIndex ? fromIndex.source : "",
-    known?.reason ?? "",
-  ].filter(Boolean);
-  if (adjusted !== 0 && !known) {
-    const conf = truth.confidence ? `; truth confidence: ${truth.confidence}` : "";
-    notes.push(Math.abs(adjusted) < 0.005 ? `within 0.5%, not exact${conf}` : `unexplained${conf}`);
-  }
-  return {
-    row: row(m, e.family, int(e.params.total), int(stored), pct(delta), pct(adjusted), notes.join("; ")),
-    within: Math.abs(adjusted) < 0.005,
-  };
+  return lines;
 }
 
-const rows: Row[] = [];
-let within = 0;
-let compared = 0;
-for (const m of folders.filter((f) => existsSync(new URL(`${f}/truth.json`, ROOT)))) {
-  const r = truthRow(m);
-  rows.push(r.row);
-  if (r.within !== null) {
-    compared++;
-    if (r.within) within++;
-  }
+type QuantRow = { line: string; delta: number | null };
+
+function quantRow(dir: string): QuantRow | null {
+  const e = estimate(readConfigJson(dir));
+  if (!e.quantization) return null;
+  const t = readTruth(dir);
+  const stored = t?.stored_weight_bytes ?? null;
+  const serve = e.memory.serve.breakdown.weights ?? 0;
+  const delta = stored === null ? null : (serve - stored) / stored;
+  const q = e.quantization;
+  const cells = [
+    dir,
+    `${q.method} ${q.bits}-bit${q.group_size ? `, group ${q.group_size}` : ""}`,
+    int(e.params.total),
+    gb(2 * e.params.total),
+    gb(serve),
+    stored === null ? "not published here" : gb(stored),
+    delta === null ? "-" : pct(delta),
+    t?.stored_weight_bytes_source ?? "",
+  ];
+  return { line: `| ${cells.join(" | ")} |`, delta };
 }
 
-// Throughput: every fixture config that estimates, parsed once, estimated in a loop for ~2 s.
-const configs = folders
-  .map((m) => read(m, "config.json"))
-  .filter((c) => {
-    try {
-      estimate(c);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-/** Estimates per wall second and per CPU second (process user + system time: fair on a shared, loaded machine). */
+function quantTable(rows: QuantRow[]): string[] {
+  return [
+    "| model | quantization | parameters | as bf16 | serve weights (ours) | published weight bytes | delta | published in |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+    ...rows.map((r) => r.line),
+  ];
+}
+
+function typesList(): string[] {
+  const types = Object.keys(FAMILY_READERS).sort();
+  return [`${types.length} model_types have a reader:`, "", types.map((t) => `\`${t}\``).join(", ")];
+}
+
+/** Estimates per wall second and per CPU second (process user + system time: fair on a shared machine). */
 function rate(cs: unknown[], ms: number): { wall: number; cpu: number; n: number; seconds: number } {
   for (let i = 0; i < 5; i++) for (const c of cs) estimate(c); // warm up the JIT
   let n = 0;
@@ -146,35 +107,64 @@ function rate(cs: unknown[], ms: number): { wall: number; cpu: number; n: number
   return { wall: Math.round(n / seconds), cpu: Math.round(n / ((cpu.user + cpu.system) / 1e6)), n, seconds };
 }
 
+function writeSection(doc: string, name: string, lines: string[]): string {
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const a = doc.indexOf(start);
+  const b = doc.indexOf(end);
+  if (a < 0 || b < a) {
+    console.error(`docs/ESTIMATOR.md has no ${name} markers; section not written`);
+    return doc;
+  }
+  return `${doc.slice(0, a + start.length)}\n${lines.join("\n")}\n${doc.slice(b)}`;
+}
+
+const truthRows = dirs.filter((d) => readTruth(d) !== null).map(truthRow);
+const compared = truthRows.filter((r) => r.published !== null);
+const exact = compared.filter((r) => r.gap === 0);
+const quantRows = dirs.map(quantRow).filter((r): r is QuantRow => r !== null);
+
+const configs = dirs.map(readConfigJson).filter((c) => {
+  try {
+    estimate(c);
+    return true;
+  } catch {
+    return false;
+  }
+});
 const all = rate(configs, 3000);
 const perFixture = configs.map((c) => rate([c], 60).cpu).sort((a, b) => a - b);
 const median = perFixture[Math.floor(perFixture.length / 2)] ?? 0;
-const perSecond = all.cpu;
+const date = new Date().toISOString().slice(0, 10);
 
-const table = [
-  `Generated by \`npm run bench:estimator\` on ${new Date().toISOString().slice(0, 10)}: ${within} of ${compared} fixtures with a published total within 0.5% after known extras; ${int(perSecond)} estimates per CPU-second over all ${configs.length} fixture configs round-robin (${int(all.wall)} per wall second on a shared machine; median single fixture ${int(median)}/s, slowest ${int(perFixture[0] ?? 0)}/s).`,
+const truthSection = [
+  `Generated by \`npm run bench:estimator\` on ${date}: ${exact.length} of ${compared.length} fixtures with a published total are matched exactly by the rules; ${compared.length - exact.length} fail (listed with their gap). ${int(all.cpu)} estimates per CPU-second over all ${configs.length} fixture configs round-robin (${int(all.wall)} per wall second on a shared machine; median single fixture ${int(median)}/s, slowest ${int(perFixture[0] ?? 0)}/s).`,
   "",
-  "| model | family | derived | stored | delta | after known extras | reason |",
-  "|---|---|---:|---:|---:|---:|---|",
-  ...rows.map(
-    (r) =>
-      `| ${r.model} | ${r.family} | ${r.derived} | ${r.stored} | ${r.delta} | ${r.adjusted} | ${r.reason} |`,
-  ),
-].join("\n");
+  ...truthTable(truthRows),
+];
+const quantSection = [
+  `Generated by \`npm run bench:estimator\` on ${date}: the serve weights of every quantized fixture (from config.json alone: the structure and quantization_config) beside the published weight bytes.`,
+  "",
+  ...quantTable(quantRows),
+];
 
 if (existsSync(DOC)) {
-  const doc = readFileSync(DOC, "utf8");
-  const a = doc.indexOf(START);
-  const b = doc.indexOf(END);
-  if (a >= 0 && b > a) writeFileSync(DOC, `${doc.slice(0, a + START.length)}\n${table}\n${doc.slice(b)}`);
-  else console.error("docs/ESTIMATOR.md has no bench markers; table not written");
+  let doc = readFileSync(DOC, "utf8");
+  doc = writeSection(doc, "estimator", truthSection);
+  doc = writeSection(doc, "quantized", quantSection);
+  doc = writeSection(doc, "types", typesList());
+  writeFileSync(DOC, doc);
 }
-console.log(table);
+console.log(truthSection.join("\n"));
+console.log(`\n${quantSection.join("\n")}\n`);
 console.log(
   JSON.stringify({
-    fixtures_with_total: compared,
-    within_half_percent: within,
-    estimates_per_second: perSecond,
+    fixtures_with_total: compared.length,
+    exact: exact.length,
+    failing: compared.length - exact.length,
+    quantized_fixtures: quantRows.length,
+    quantized_max_abs_delta: Math.max(0, ...quantRows.map((r) => Math.abs(r.delta ?? 0))),
+    estimates_per_second: all.cpu,
     estimates_per_wall_second: all.wall,
     median_fixture_per_second: median,
     slowest_fixture_per_second: perFixture[0] ?? 0,

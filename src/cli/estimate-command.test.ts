@@ -73,18 +73,20 @@ describe("hubwatch estimate", () => {
     expect(e.checkpoint.dtypes).toEqual({ F32: e.checkpoint.stored_total });
   });
 
-  it("renders Markdown with the card table", async () => {
+  it("renders Markdown titled by the repo id, the split in layers, the structure folded unless --full", async () => {
+    const path = join(FIXTURES, "Qwen__Qwen3-4B-Instruct-2507", "config.json");
     const c = capture();
-    expect(
-      await runEstimateCommand(
-        join(FIXTURES, "Qwen__Qwen3-4B-Instruct-2507", "config.json"),
-        { markdown: true },
-        c.io,
-      ),
-    ).toBe(0);
+    expect(await runEstimateCommand(path, { markdown: true }, c.io)).toBe(0);
+    expect(c.out()).toMatch(/^# Qwen\/Qwen3-4B-Instruct-2507: /);
     expect(c.out()).toContain(
-      "| A100 / H100 80 GB | 2 cards at batch 1 (174 + 44 layers) | batch 6 | batch 101 |",
+      "| A100 / H100 80 GB | 2 cards at batch 1 (28 + 8 layers) | batch 6 | batch 101 |",
     );
+    expect(c.out()).toContain("| 3–218 | layers 1–36 (×36) |");
+    expect(c.out()).not.toContain("| 3 | RMSNorm_1_1 |");
+    const f = capture();
+    expect(await runEstimateCommand(path, { markdown: true, full: true }, f.io)).toBe(0);
+    expect(f.out()).toContain("| 3 | RMSNorm_1_1 | RMSNorm |");
+    expect(f.out().split("\n").length).toBeGreaterThan(c.out().split("\n").length + 200);
   });
 
   it("answers malformed JSON, missing files, bad keys and bad headers with one line and exit 2", async () => {

@@ -1,6 +1,8 @@
 /**
- * `hubwatch estimate PATH [--json|--markdown]`: PATH is a config.json, or a folder holding config.json and
- * optionally model.safetensors.index.json, *.safetensors (only the header is read) and *.safetensors.header.json.
+ * `hubwatch estimate PATH|OWNER/NAME[@REV] [--json|--markdown [--full]]`: PATH is a config.json, or a folder
+ * holding config.json and optionally model.safetensors.index.json, *.safetensors (only the header is read) and
+ * *.safetensors.header.json; OWNER/NAME[@REV] (when no such local path exists) reads the repo from the Hub
+ * (HF_ENDPOINT, HF_TOKEN): config.json, the index and the shards' headers, never a weight body.
  * Exit 0 on success, 2 on bad input (one line on stderr, never a stack trace), 1 on anything unexpected.
  */
 import { open, readdir, readFile, stat } from "node:fs/promises";
@@ -9,6 +11,8 @@ import { EstimatorInputError } from "../core/estimator/config-view.ts";
 import { type Estimate, estimate } from "../core/estimator/estimate.ts";
 import { formatDelta, formatGb, formatParams, renderMarkdown } from "../core/estimator/markdown.ts";
 import type { CheckpointInput, TensorHeader } from "../core/estimator/types.ts";
+import type { HubOptions } from "../hub/index.ts";
+import { HubInputError, parseRepoRef, readHubFiles } from "./estimate-hub.ts";
 
 /** Largest safetensors header we read (bytes); real headers are well under a few MB. */
 export const MAX_HEADER_BYTES = 64 * 1024 * 1024;
@@ -105,15 +109,22 @@ async function checkpointOf(
   return { indexTotalSizeBytes: size };
 }
 
-/** Model display name from a folder like fixtures/models/Qwen__Qwen3-4B. */
-function displayName(dir: string): string {
-  return basename(dir).replace("__", "/");
+/**
+ * The page title: the config's `_name_or_path` when it is a repo id, else the folder's name read as
+ * owner__name (fixtures/models/Qwen__Qwen3-4B -> Qwen/Qwen3-4B; a further __suffix is a variant, left out).
+ */
+export function displayName(dir: string, config: unknown): string {
+  const named = (config as { _name_or_path?: unknown } | null)?._name_or_path;
+  if (typeof named === "string" && /^[\w.-]+\/[\w.-]+$/.test(named)) return named;
+  const [owner, name] = basename(dir).split("__");
+  return name ? `${owner}/${name}` : (owner ?? dir);
 }
 
 function summary(e: Estimate, name: string): string {
   const m = e.memory;
   const lines = [
-    `${name}: ${e.family} (${e.model_type}), ${formatParams(e.params.total)} parameters (${e.params.total})`,
+    `${name}: ${e.family} (${e.model_type}, ${e.reader.confidence} reader), ${formatParams(e.params.total)} parameters (${e.params.total})${e.params.active < e.params.total ? `, ${formatParams(e.params.active)} active` : ""}`,
+    `weights ${formatGb(e.weights.bytes)} to serve${e.quantization ? ` (${e.quantization.method}, ${e.quantization.bits}-bit)` : ""}`,
     `full fine-tune ${formatGb(m.full_finetune.bytes_without_logits ?? m.full_finetune.bytes)} (+ logits ${formatGb(m.full_finetune.breakdown.logits ?? 0)}), LoRA ${formatGb(m.lora.bytes_without_logits ?? m.lora.bytes)}, serve ${formatGb(m.serve.bytes)} + KV ${formatGb(m.kv_cache.bytes)}/seq at ${m.kv_cache.tokens} tokens`,
   ];
   if (e.checkpoint)
@@ -125,38 +136,56 @@ function summary(e: Estimate, name: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Runs the command; returns the exit code. */
+export type EstimateOptions = { json?: boolean; markdown?: boolean; full?: boolean };
+
+type Loaded = { config: unknown; checkpoint: CheckpointInput | undefined; name: string };
+
+async function loadLocal(io: EstimateIo, path: string, isDir: boolean): Promise<Loaded> {
+  const dir = isDir ? path : dirname(path);
+  const configPath = isDir ? join(path, "config.json") : path;
+  const text = await io.readFile(configPath).catch(() => {
+    throw new InputError(`${configPath}: cannot read`);
+  });
+  const config = parseJson(text, configPath);
+  const checkpoint = isDir ? await checkpointOf(io, dir, await io.readDir(dir)) : undefined;
+  return { config, checkpoint, name: displayName(dir, config) };
+}
+
+/** A local file or folder when one exists at `path`; else a Hub repo when `path` reads as OWNER/NAME[@REV]. */
+async function load(io: EstimateIo, path: string, hub: () => HubOptions): Promise<Loaded> {
+  const isDir = await io.isDirectory(path).catch(() => null);
+  if (isDir !== null) return loadLocal(io, path, isDir);
+  const ref = /^[./~]|\.json$/.test(path) ? null : parseRepoRef(path);
+  if (!ref) throw new InputError(`${path}: no such file or folder (nor OWNER/NAME[@REV])`);
+  const files = await readHubFiles(ref, hub());
+  const config = parseJson(files.configText, `${ref.repo}@${ref.revision}/config.json`);
+  return {
+    config,
+    checkpoint: files.tensors.length > 0 ? { tensors: files.tensors } : undefined,
+    name: ref.revision === "main" ? ref.repo : `${ref.repo}@${ref.revision}`,
+  };
+}
+
+/** Runs the command; returns the exit code. `hub`: the Hub's address and token (from the parsed config). */
 export async function runEstimateCommand(
   path: string,
-  opts: { json?: boolean; markdown?: boolean },
+  opts: EstimateOptions,
   io: EstimateIo = nodeEstimateIo(),
+  hub: () => HubOptions = () => ({}),
 ): Promise<number> {
   try {
-    let isDir: boolean;
-    try {
-      isDir = await io.isDirectory(path);
-    } catch {
-      throw new InputError(`${path}: no such file or folder`);
-    }
-    const dir = isDir ? path : dirname(path);
-    const configPath = isDir ? join(path, "config.json") : path;
-    const text = await io.readFile(configPath).catch(() => {
-      throw new InputError(`${configPath}: cannot read`);
-    });
-    const config = parseJson(text, configPath);
-    const checkpoint = isDir ? await checkpointOf(io, dir, await io.readDir(dir)) : undefined;
+    const { config, checkpoint, name } = await load(io, path, hub);
     const e = estimate(config, checkpoint ? { checkpoint } : {});
-    const name = displayName(dir);
     io.stdout.write(
       opts.json
         ? `${JSON.stringify(e, null, 2)}\n`
         : opts.markdown
-          ? renderMarkdown(e, name)
+          ? renderMarkdown(e, name, { full: opts.full === true })
           : summary(e, name),
     );
     return 0;
   } catch (err) {
-    if (err instanceof InputError || err instanceof EstimatorInputError) {
+    if (err instanceof InputError || err instanceof EstimatorInputError || err instanceof HubInputError) {
       io.stderr.write(`hubwatch estimate: ${err.message}\n`);
       return 2;
     }

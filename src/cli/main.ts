@@ -92,14 +92,21 @@ program
 
 program
   .command("estimate")
-  .argument("<path>", "a config.json, or a folder with config.json (+ safetensors headers)")
+  .argument(
+    "<model>",
+    "a config.json, a folder with config.json (+ safetensors headers), or OWNER/NAME[@REV]",
+  )
   .option("--json", "print the estimate as JSON")
   .option("--markdown", "print the estimate as Markdown")
-  .description("estimate parameters, memory and fit for a local config")
+  .option("--full", "Markdown: list every structure node instead of one row per repeated block")
+  .description(
+    "estimate parameters, memory and fit for a local config or a Hub repo (headers only, no weights)",
+  )
   .action(
-    action(async (path: string, opts: { json?: boolean; markdown?: boolean }) => {
-      const { runEstimateCommand } = await import("./estimate-command.ts");
-      return runEstimateCommand(path, opts);
+    action(async (path: string, opts: { json?: boolean; markdown?: boolean; full?: boolean }) => {
+      const { nodeEstimateIo, runEstimateCommand } = await import("./estimate-command.ts");
+      const hub = () => ({ hubUrl: cfg().HF_ENDPOINT, accessToken: cfg().HF_TOKEN });
+      return runEstimateCommand(path, opts, nodeEstimateIo(), hub);
     }),
   );
 

@@ -145,6 +145,7 @@ function recordFor(
 function badgesFor(estimate: Estimate, openAdvisories: number) {
   return buildBadges({
     params_total: estimate.params.total,
+    params_active: estimate.params.active ?? null,
     fit: estimate.fit,
     tied_embedding_stored_twice: estimate.checkpoint?.tied_embedding_stored_twice ?? null,
     open_advisories: openAdvisories,

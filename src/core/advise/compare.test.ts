@@ -86,4 +86,17 @@ describe("compareForDrift", () => {
     expect(drift.changes.map((c) => c.kind)).toEqual(["params_total", "fit_verdict"]);
     expect(drift.changes.every((c) => c.advisory === false)).toBe(true);
   });
+
+  it("waits for a known reader or a stored total: changes between generic readings are not advisories", () => {
+    const before = { ...makeEstimate({ twice: null }), reader: { confidence: "generic" } };
+    const after = { ...makeEstimate({ twice: null, total: 5e9 }), reader: { confidence: "generic" } };
+    const { changes } = compareEstimates(before, after);
+    expect(changes.map((c) => c.key)).toEqual(["params:total"]);
+    expect(changes.every((c) => !c.advisory)).toBe(true);
+    const withHeaders = { ...makeEstimate({ total: 5e9 }), reader: { confidence: "generic" } };
+    const grounded = { ...makeEstimate({}), reader: { confidence: "generic" } };
+    expect(compareEstimates(grounded, withHeaders).changes[0]!.advisory).toBe(true);
+    const known = { ...makeEstimate({ twice: null, total: 5e9 }), reader: { confidence: "known" } };
+    expect(compareEstimates(makeEstimate({ twice: null }), known).changes[0]!.advisory).toBe(true);
+  });
 });

@@ -4,7 +4,8 @@ import type { Estimate, EstimateChange, FitCell, StateValue } from "./types.ts";
  * Differences between the parent's and the child's estimates, in a stable order: params, tied
  * storage, then fit cells in the child's order. Verdicts compare as labels ("fits",
  * "borderline", "2 cards", "does_not_fit"); a cell present on one side only is recorded with
- * null on the other, not as an advisory (the card list changed, not the model).
+ * null on the other, not as an advisory (the card list changed, not the model). Changes between
+ * estimates either of which rests on a generic reading alone are recorded, not raised.
  */
 export function compareEstimates(prev: Estimate, next: Estimate): { changes: EstimateChange[] } {
   const changes: EstimateChange[] = [];
@@ -18,7 +19,18 @@ export function compareEstimates(prev: Estimate, next: Estimate): { changes: Est
     changes.push(change("tied_embedding_storage", TIED_KEY, tiedBefore, tiedAfter, true));
   }
   changes.push(...compareFit(prev.fit, next.fit));
+  // An advisory never rests on a generic reading alone: it waits for a known reader or a stored total.
+  if (!grounded(prev) || !grounded(next)) for (const c of changes) c.advisory = false;
   return { changes };
+}
+
+/**
+ * Whether an estimate's figures rest on more than the generic reading's guesses: a known family reader, or
+ * the checkpoint's headers (stored totals and weight bytes). Estimates stored before readers were rated
+ * count as grounded, as they always did.
+ */
+export function grounded(e: Estimate): boolean {
+  return e.reader === undefined || e.reader.confidence === "known" || e.checkpoint !== undefined;
 }
 
 export const PARAMS_KEY = "params:total";

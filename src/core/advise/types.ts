@@ -1,6 +1,8 @@
 /** The estimator's output as stored per revision (only the fields advisories read are typed). */
 export type Estimate = {
   estimator_version: string;
+  /** How the structure was read (estimator 1.2.0 on): a "generic" reading alone does not raise advisories. */
+  reader?: { confidence: string };
   params: { total: number; towers: unknown; tied_embedding: boolean };
   checkpoint?: { tied_embedding_stored_twice: boolean; extra_scalars: number; stored_total: number };
   fit: FitCell[];

@@ -20,11 +20,13 @@ describe("buildBadges", () => {
   it("builds every metric in the endpoint format", () => {
     const badges = buildBadges({
       params_total: 4022468096,
+      params_active: 3353032704,
       fit,
       tied_embedding_stored_twice: true,
       open_advisories: 2,
     });
     expect(Object.keys(badges).sort()).toEqual([
+      "active-params",
       "advisories",
       "fit-full-finetune-t4-16-gb",
       "fit-lora-a100-80-gb",
@@ -50,6 +52,11 @@ describe("buildBadges", () => {
       color: "orange",
     });
     expect(badges["tied-embedding"]).toMatchObject({ message: "stored twice", color: "orange" });
+    expect(badges["active-params"]).toMatchObject({
+      label: "active params",
+      message: "3.35B",
+      color: "blue",
+    });
     expect(badges.advisories).toMatchObject({ message: "2 open", color: "red" });
     for (const b of Object.values(badges)) {
       expect(Object.keys(b).sort()).toEqual(["cacheSeconds", "color", "label", "message", "schemaVersion"]);

@@ -13,6 +13,8 @@ export type BadgeFitRow = {
 
 export type BadgeInput = {
   params_total?: number | null;
+  /** Parameters used per token (MoE: routed top-k + shared parts; dense: the total). */
+  params_active?: number | null;
   fit?: BadgeFitRow[];
   tied_embedding_stored_twice?: boolean | null;
   open_advisories: number;
@@ -49,7 +51,7 @@ export function fitMetric(card: string, mode: string): string {
 }
 
 /**
- * Every badge of one repo's latest estimate, by metric: "params", "tied-embedding",
+ * Every badge of one repo's latest estimate, by metric: "params", "active-params", "tied-embedding",
  * "advisories", and "fit-<mode>-<card-slug>" per fit cell. Unknown values give a grey
  * "unknown" badge rather than a missing one.
  */
@@ -70,6 +72,12 @@ export function buildBadges(
     "params",
     typeof total === "number" ? formatParams(total) : "unknown",
     total == null ? GREY : "blue",
+  );
+  const active = input.params_active;
+  out["active-params"] = badge(
+    "active params",
+    typeof active === "number" ? formatParams(active) : "unknown",
+    active == null ? GREY : "blue",
   );
   for (const row of input.fit ?? []) {
     const label = `${row.mode.replace(/_/g, " ")} on ${row.card}`;

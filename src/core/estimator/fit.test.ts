@@ -69,3 +69,25 @@ describe("card table", () => {
     expect(serve.text).toMatch(/^batch \d+, borderline$/);
   });
 });
+
+describe("split labels count layers, not nodes", () => {
+  it("every two-card split of every fixture adds up to the model's layers", async () => {
+    const { modelFixtureDirs, modelFixture } = await import("../../../test/helpers/model-fixtures.ts");
+    const { estimate } = await import("./estimate.ts");
+    let splits = 0;
+    for (const dir of modelFixtureDirs()) {
+      const e = estimate(modelFixture(dir).config);
+      const layers = new Set(
+        e.structure
+          .filter((n) => n.layer !== undefined && n.tower !== "mtp")
+          .map((n) => `${n.tower}:${n.layer}`),
+      ).size;
+      for (const r of e.fit.filter((x) => x.verdict === "cards")) {
+        splits++;
+        expect(r.split![0]! + r.split![1]!).toBe(layers);
+        expect(r.text).toBe(`2 cards at batch 1 (${r.split![0]} + ${r.split![1]} layers)`);
+      }
+    }
+    expect(splits).toBeGreaterThan(5);
+  });
+});

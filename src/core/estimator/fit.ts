@@ -39,45 +39,55 @@ export function modeCosts(m: MemoryPlan, withLogits: boolean): Record<FitMode, M
 }
 
 /**
- * Full fine-tune bytes of each node at batch 1 (seed rules: no logits), in node order, and whether it counts
- * as a layer (1 or 0). Plain arrays: typed arrays of this size cost more to allocate than they save here.
+ * Full fine-tune bytes of each node at batch 1 (seed rules: no logits), in node order, and the layer each
+ * belongs to (`units`: one id per tower and layer; -1 for nodes outside the repeated blocks: embeddings,
+ * the output head). Plain arrays: typed arrays of this size cost more to allocate than they save here.
  */
-export type NodeCosts = { bytes: number[]; counts: number[] };
+export type NodeCosts = { bytes: number[]; units: number[] };
+
+/** The layer id of a node: tower and layer index, or -1 outside the repeated blocks. */
+export function layerUnit(tower: number, layer: number | undefined, outputHead: boolean | undefined): number {
+  return layer === undefined || outputHead ? -1 : tower * 1_000_000 + layer;
+}
 
 export function nodeCosts(r: ModelReading, trainTokens: number): NodeCosts {
   const bytes: number[] = [];
-  const counts: number[] = [];
-  for (const t of r.towers) {
+  const units: number[] = [];
+  r.towers.forEach((t, ti) => {
     const tokens = towerTokens(t, trainTokens);
     for (const n of t.nodes) {
       bytes.push(
         FULL_BYTES_PER_PARAM * ownParams(n) + tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0),
       );
-      counts.push(n.outputHead ? 0 : 1);
+      units.push(layerUnit(ti, n.layer, n.outputHead));
     }
-  }
-  return { bytes, counts };
+  });
+  return { bytes, units };
+}
+
+/** Distinct layers among nodes [from, to) (a layer's nodes are contiguous). */
+function layersIn(units: number[], from: number, to: number): number {
+  let n = 0;
+  for (let j = from; j < to; j++) if (units[j]! !== -1 && (j === from || units[j] !== units[j - 1])) n++;
+  return n;
 }
 
 /**
- * Greedy two-card cut of a full fine-tune at batch 1: [layers on card 1, layers on card 2], output-head
- * nodes not counted; null when the rest does not fit the second card either.
+ * Greedy two-card cut of a full fine-tune at batch 1, between layers (pipeline stages hold whole layers):
+ * [layers on card 1, layers on card 2], null when the rest does not fit the second card either.
  */
 export function twoCardSplit(c: NodeCosts, usable: number): number[] | null {
   const n = c.bytes.length;
+  const u = c.units;
   let used = 0;
   let i = 0;
   while (i < n && used + c.bytes[i]! <= usable) used += c.bytes[i++]!;
+  // Back off to the start of the layer the cut fell in.
+  while (i > 0 && i < n && u[i]! !== -1 && u[i] === u[i - 1]) i--;
   if (i === 0) return null;
   let rest = 0;
-  let first = 0;
-  let second = 0;
-  for (let j = 0; j < i; j++) first += c.counts[j]!;
-  for (let j = i; j < n; j++) {
-    rest += c.bytes[j]!;
-    second += c.counts[j]!;
-  }
-  return rest > usable ? null : [first, second];
+  for (let j = i; j < n; j++) rest += c.bytes[j]!;
+  return rest > usable ? null : [layersIn(u, 0, i), layersIn(u, i, n)];
 }
 
 function row(
@@ -111,6 +121,19 @@ function cell(
   if (cut)
     return row(card, capacityGb, mode, "cards", 0, cut, `2 cards at batch 1 (${cut[0]} + ${cut[1]} layers)`);
   return row(card, capacityGb, mode, "does_not_fit", 0, null, "does not fit at batch 1");
+}
+
+/**
+ * The serving rows when only the weights are known (no structure: no KV cache): the verdict of the weights
+ * alone on each card, saying so.
+ */
+export function weightsOnlyServeRows(weightBytes: number): FitRow[] {
+  return CARDS.map(({ card, capacityGb }) => {
+    const r = cell(card, capacityGb, "serve", { fixed: weightBytes, perSample: 0 }, () => null);
+    if (r.verdict === "does_not_fit") return r;
+    const borderline = r.verdict === "borderline" ? ", borderline" : "";
+    return { ...r, text: `weights fit${borderline} (KV cache unknown)` };
+  });
 }
 
 /** The card table: one row per (card, mode). `costs`: per-node split costs when already computed (scan.ts). */

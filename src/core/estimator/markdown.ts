@@ -1,38 +1,14 @@
 /**
- * The estimate as a Markdown page shaped like the seed pages: summary, our count against the checkpoint,
- * memory, the card table, structure.
+ * The estimate as a Markdown page shaped like the seed pages: how the model was read, the summary, parameters
+ * (active ones for MoE) and weights, our count against the checkpoint, memory and the card table, the
+ * assumptions, warnings, and the structure (folded unless `full`).
  */
-import type { Estimate, FitJson } from "./estimate.ts";
+import type { Estimate, FitJson } from "./estimate-json.ts";
+import { formatDelta, formatGb, formatParams, int } from "./markdown-format.ts";
+import { structureSection } from "./markdown-structure.ts";
 import type { FitMode } from "./types.ts";
 
-/** GB with the seeds' precision: one decimal from 10 GB, two below. */
-export function formatGb(bytes: number): string {
-  const gb = bytes / 1e9;
-  return `${gb >= 10 ? gb.toFixed(1) : gb.toFixed(2)} GB`;
-}
-
-/** Parameter counts as 4.02B / 152M / 22.7M / 4.39K. */
-export function formatParams(n: number): string {
-  const units: [number, string][] = [
-    [1e12, "T"],
-    [1e9, "B"],
-    [1e6, "M"],
-    [1e3, "K"],
-  ];
-  for (const [size, suffix] of units) {
-    if (n >= size) return `${Number((n / size).toPrecision(3))}${suffix}`;
-  }
-  return String(n);
-}
-
-/** Signed percentage: two decimals below 10%, one above (seed style). */
-export function formatDelta(delta: number): string {
-  const pct = delta * 100;
-  const s = Math.abs(pct) < 10 ? pct.toFixed(2) : pct.toFixed(1);
-  return `${pct >= 0 && !s.startsWith("-") ? "+" : ""}${s}%`;
-}
-
-const int = (n: number) => n.toLocaleString("en-US");
+export { formatDelta, formatGb, formatParams } from "./markdown-format.ts";
 
 function firstCard(fit: FitJson[], mode: FitMode): string {
   const rows = fit.filter((r) => r.mode === mode);
@@ -43,18 +19,56 @@ function firstCard(fit: FitJson[], mode: FitMode): string {
   return `does not fit at batch 1 on two ${rows.at(-1)?.card ?? "cards"}`;
 }
 
+function readingLine(e: Estimate): string {
+  const version = `estimator ${e.estimator_version}`;
+  if (e.reader.confidence === "known")
+    return `Read by the **${e.reader.family}** reader (known family; model_type ${e.model_type || "none"}), ${version}.`;
+  if (e.structure.length === 0)
+    return `**No reader could read this config** (model_type ${e.model_type || "none"}): parameters and weights come from the safetensors headers, and what needs the structure is missing. ${version}.`;
+  return `**Generic reading**: model_type ${e.model_type || "none"} has no reader, so the structure is guessed from the usual keys (see the warnings). Treat KV cache, activations and splits as rough. ${version}.`;
+}
+
+function paramsLines(e: Estimate): string[] {
+  const p = e.params;
+  const active =
+    p.active < p.total
+      ? `; **${formatParams(p.active)}** active per token (${int(p.active)}: routed top-k experts and the shared parts)`
+      : "";
+  const lines = [`Parameters: **${formatParams(p.total)}** (${int(p.total)})${active}.`];
+  const w = e.weights;
+  const dtypes = Object.entries(w.by_dtype)
+    .map(([d, b]) => `${d} ${formatGb(b)}`)
+    .join(", ");
+  const q = e.quantization;
+  const quant = q
+    ? `; quantized: ${q.method}, ${q.bits}-bit${q.group_size ? `, group ${q.group_size}` : ""}`
+    : "";
+  lines.push(
+    `Weights: **${formatGb(w.bytes)}** to serve (${w.source === "headers" ? "safetensors headers" : "from the config"}: ${dtypes}${quant}).`,
+  );
+  return lines;
+}
+
 function checkpointSection(e: Estimate): string[] {
   const c = e.checkpoint;
-  const lines = [
-    "## Our count against the checkpoint",
-    "",
-    `Derived from structure: **${formatParams(e.params.total)}** (${int(e.params.total)} parameters)`,
-  ];
+  const lines = ["## Our count against the checkpoint", ""];
+  lines.push(
+    e.params.derived === null
+      ? "Derived from structure: not read."
+      : `Derived from structure: **${formatParams(e.params.derived)}** (${int(e.params.derived)} parameters)`,
+  );
   if (!c) return [...lines, "", "No checkpoint header was given."];
+  if (c.delta_basis === "bytes") {
+    lines.push(
+      `In the published checkpoint: **${formatGb(c.stored_bytes)}** (index total_size; a quantized checkpoint's parameter count is not in the index)`,
+      `Expected from the structure and quantization_config: ${formatGb(c.expected_bytes ?? 0)}; delta **${formatDelta(c.delta)}**`,
+    );
+    return lines;
+  }
   lines.push(
     `In the published checkpoint: **${formatParams(c.compared_total)}** (${int(c.stored_total)} scalars, ${c.source === "headers" ? "safetensors headers" : "index total_size"})`,
+    `Delta: **${formatDelta(c.delta)}**`,
   );
-  lines.push(`Delta: **${formatDelta(c.delta)}**`);
   if (c.tied_embedding_stored_twice) {
     const names = (c.tied_tensors ?? []).map((n) => `\`${n}\``).join(" and ");
     lines.push(
@@ -75,7 +89,7 @@ function checkpointSection(e: Estimate): string[] {
   lines.push("", `Stored dtypes: ${dtypes}.`);
   if (c.quantization)
     lines.push(
-      `Quantization: ${c.quantization.method}, ${c.quantization.bytes_per_weight.toFixed(3)} bytes per quantized weight.`,
+      `Quantization: ${c.quantization.method}, ${c.quantization.bytes_per_weight.toFixed(3)} bytes per quantized weight (scales included).`,
     );
   return lines;
 }
@@ -85,22 +99,12 @@ function withLogits(bytes: number, without: number): string {
   return bytes > without ? ` (${formatGb(bytes)} with the LM-head logits)` : "";
 }
 
-function towersNote(e: Estimate): string[] {
-  const towers = Object.entries(e.params.towers);
-  if (towers.length < 2) return [];
-  const list = towers.map(([name, n]) => `${name} ${formatParams(n)}`).join(", ");
-  return [
-    "",
-    `multi-tower: the graph carries ${towers.length} towers (${list}), each at its own sequence length.`,
-  ];
-}
-
 function cardTable(e: Estimate): string[] {
   const serve = e.memory.kv_cache.tokens;
-  const lines = [`| Card | Full fine-tune | LoRA r=16 | Serve bf16, ${serve} tokens |`, "|---|---|---|---|"];
+  const lines = [`| Card | Full fine-tune | LoRA r=16 | Serve, ${serve} tokens |`, "|---|---|---|---|"];
   const cards = [...new Set(e.fit.map((r) => r.card))];
   for (const card of cards) {
-    const cell = (m: FitMode) => e.fit.find((r) => r.card === card && r.mode === m)?.text ?? "";
+    const cell = (m: FitMode) => e.fit.find((r) => r.card === card && r.mode === m)?.text ?? "-";
     lines.push(`| ${card} | ${cell("full_finetune")} | ${cell("lora")} | ${cell("serve")} |`);
   }
   return lines;
@@ -109,51 +113,59 @@ function cardTable(e: Estimate): string[] {
 function memorySection(e: Estimate, full: number, lora: number): string[] {
   const m = e.memory;
   const train = m.full_finetune.tokens;
+  const base = e.quantization ? "quantized base (QLoRA)" : "bf16 base";
   return [
     "## Memory: what fits on which card",
     "",
     `Training is sized at ${train} tokens per sample, serving at ${m.kv_cache.tokens} tokens per sequence.`,
     "",
     `- Full fine-tune, batch 1 at ${train} tokens: ${formatGb(full)}${withLogits(m.full_finetune.bytes, full)}`,
-    `- LoRA r=16, batch 1 at ${train} tokens: ${formatGb(lora)}${withLogits(m.lora.bytes, lora)}; ${int(m.lora_params)} adapter parameters`,
-    `- Serve: bf16 weights: ${formatGb(m.serve.bytes)}`,
+    `- LoRA r=16 on a ${base}, batch 1 at ${train} tokens: ${formatGb(lora)}${withLogits(m.lora.bytes, lora)}; ${int(m.lora_params)} adapter parameters`,
+    `- Serve: weights: ${formatGb(m.serve.bytes)}`,
     `- Serve: KV cache, ${m.kv_cache.tokens} tokens: ${formatGb(m.kv_cache.bytes)}`,
     "",
     ...cardTable(e),
-    "",
-    "Usable memory is the card's capacity / 1.15. Borderline: holds batch 1 on the estimate but not the estimate x 1.43. A two-card split is a contiguous layer cut, computed for full fine-tunes that one card cannot hold. Verdicts use the seed rules (logits not counted).",
   ];
 }
 
-function structureSection(e: Estimate): string[] {
-  const out = ["## Structure", "", `${e.structure.length} nodes, batch dimension excluded.`, ""];
-  out.push("| # | Layer | Type | Output shape | Params |", "|---:|---|---|---|---:|");
-  e.structure.forEach((n, i) => {
-    const params = n.tied_to ? `tied to ${n.tied_to}` : int(n.params);
-    out.push(`| ${i + 1} | ${n.name} | ${n.type} | ${n.shape.join(" × ")} | ${params} |`);
-  });
-  return out;
+function assumptions(e: Estimate): string[] {
+  const train = e.memory.full_finetune.tokens;
+  const q = e.quantization;
+  return [
+    "## Assumptions",
+    "",
+    `Training: ${train} tokens per sample (2048, or the model's context when shorter), AdamW with bf16 autocast, SDPA attention (no score matrix stored), 1.15x headroom on every card. A full fine-tune holds weights, gradients and AdamW state in fp32 (1.2 x 16 bytes per parameter) plus bf16 activations${q ? "; this quantized checkpoint is costed dequantized" : ""}. LoRA is r=16 on every linear layer but the heads (attention, MLP and expert projections), the base frozen ${q ? "as stored (QLoRA)" : "in bf16 (2 bytes per parameter)"}, adapters with full AdamW state, same activations. The LM-head logits (fp32, and their gradient) are in the training totals but not in the verdicts (the seed rules). Serving: the weights as stored (float32 served at 2 bytes) plus the KV cache of ${e.memory.kv_cache.tokens} tokens per sequence. Borderline: the card holds batch 1 on the estimate but not on the estimate x 1.43. A two-card split is a contiguous cut between layers (pipeline parallel), computed only for full fine-tunes one card cannot hold. Not counted: the CUDA context, the allocator's reserve, the prefill working set, framework buffers.`,
+  ];
 }
 
-/** Render the page; `name` is the model's display name (e.g. "Qwen/Qwen3-4B"). */
-export function renderMarkdown(e: Estimate, name: string): string {
+function missingSection(e: Estimate): string[] {
+  if (!e.missing || e.missing.length === 0) return [];
+  return ["", "## Missing", "", ...e.missing.map((m) => `- ${m.figure}: ${m.why}`)];
+}
+
+/** Render the page; `name` is the model's display name (e.g. "Qwen/Qwen3-4B"). `full`: every structure node. */
+export function renderMarkdown(e: Estimate, name: string, opts: { full?: boolean } = {}): string {
   const m = e.memory;
   const full = m.full_finetune.bytes_without_logits ?? m.full_finetune.bytes;
   const lora = m.lora.bytes_without_logits ?? m.lora.bytes;
-  const summary = `Fine-tuning ${name} at batch 1 and ${m.full_finetune.tokens} tokens takes about ${formatGb(full)} of GPU memory for a full fine-tune (${firstCard(e.fit, "full_finetune")}), and ${formatGb(lora)} with LoRA r=16 on a bf16 base (${firstCard(e.fit, "lora")}). Estimated from the model's structure, not measured.`;
+  const summary = `Fine-tuning ${name} at batch 1 and ${m.full_finetune.tokens} tokens takes about ${formatGb(full)} of GPU memory for a full fine-tune (${firstCard(e.fit, "full_finetune")}), and ${formatGb(lora)} with LoRA r=16 on a ${e.quantization ? "quantized" : "bf16"} base (${firstCard(e.fit, "lora")}). Serving takes ${formatGb(m.serve.bytes)} of weights (${firstCard(e.fit, "serve")}). Estimated from the model's structure, not measured.`;
   const out = [
-    `# ${name}: GPU memory to fine-tune`,
+    `# ${name}: GPU memory to fine-tune and serve`,
     "",
-    `Models / ${e.model_type || e.family} (read as ${e.family}; estimator ${e.estimator_version})`,
+    readingLine(e),
     "",
     summary,
     "",
+    ...paramsLines(e),
+    "",
     ...checkpointSection(e),
-    ...towersNote(e),
+    ...missingSection(e),
     "",
     ...memorySection(e, full, lora),
+    "",
+    ...assumptions(e),
   ];
   if (e.warnings.length > 0) out.push("", "## Warnings", "", ...e.warnings.map((w) => `- ${w}`));
-  out.push("", ...structureSection(e));
+  out.push("", ...structureSection(e, opts.full === true));
   return `${out.join("\n")}\n`;
 }

@@ -1,8 +1,12 @@
 /**
  * Memory per the spec (docs/reference/estimator-spec.md section 3), in bytes:
  *   full fine-tune  1.2 * 16 * P + b * A(s)            (+ LM-head logits, a separate breakdown part)
- *   LoRA r=16       2 * P + 1.2 * 16 * P_lora + b * A(s) (+ logits)
- *   serve bf16      2 * P, plus b * KV(s) per sequence
+ *   LoRA r=16       W_base + 1.2 * 16 * P_lora + b * A(s) (+ logits)
+ *   serve           W, plus b * KV(s) per sequence
+ * W is the weights' real bytes (weights.ts / the headers): 2 * P for a bf16 checkpoint, the packed bytes
+ * and scales for a quantized one. W_base = W for a quantized checkpoint (QLoRA keeps the frozen base
+ * quantized), else 2 * P. A full fine-tune of a quantized checkpoint is costed dequantized (P in fp32
+ * AdamW, as any other).
  * A(s) sums activation bytes over every tower at its own tokens; logits are s * vocab * 4 bytes (fp32)
  * and as much again for their gradient. The seed pages leave the logits out: `bytesWithoutLogits`.
  */
@@ -25,7 +29,7 @@ export type MemoryPlan = {
   logits: number;
   full: MemoryFigure;
   lora: MemoryFigure;
-  /** bf16 weights only: the part of serving that does not grow with batch. */
+  /** Weights only (real bytes): the part of serving that does not grow with batch. */
   serve: MemoryFigure;
   /** KV cache (or the forward working set, for models without a cache) of one sequence at serveTokens. */
   kvCache: MemoryFigure;
@@ -83,14 +87,19 @@ export function trainTokensOf(r: ModelReading): number {
   return decoderTokens(r, TRAIN_TOKENS);
 }
 
+/** The weights as loaded: bytes served, and whether they are quantized (then LoRA keeps them so). */
+export type LoadedWeights = { bytes: number; quantized: boolean };
+
 /**
  * The memory plan of a reading whose total parameter count is `params`. `pre`: LoRA parameters and
- * activations already computed in one pass (scan.ts); computed here when absent.
+ * activations already computed in one pass (scan.ts); computed here when absent. `weights`: the real
+ * weight bytes (default: bf16, 2 bytes per parameter).
  */
 export function planMemory(
   r: ModelReading,
   params: number,
   pre?: { loraParams: number; activations: number },
+  weights: LoadedWeights = { bytes: BF16 * params, quantized: false },
 ): MemoryPlan {
   const trainTokens = decoderTokens(r, TRAIN_TOKENS);
   const serveTokens = decoderTokens(r, SERVE_TOKENS);
@@ -104,13 +113,13 @@ export function planMemory(
   });
   full.bytesWithoutLogits = full.bytes - logits;
   const lora = figure(trainTokens, 1, {
-    base_weights: BF16 * params,
+    base_weights: weights.quantized ? weights.bytes : BF16 * params,
     adapters: FULL_BYTES_PER_PARAM * pLora,
     activations,
     logits,
   });
   lora.bytesWithoutLogits = lora.bytes - logits;
-  const serve = figure(serveTokens, 0, { weights: BF16 * params });
+  const serve = figure(serveTokens, 0, { weights: weights.bytes });
   const kv = kvBreakdown(r, serveTokens);
   const kvCache =
     r.kvLayers.length > 0

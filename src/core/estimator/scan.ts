@@ -1,15 +1,21 @@
 /**
  * One pass over every structure node for what estimate() needs from them: parameter totals per tower (tied
- * head once), LoRA adapter parameters, activation bytes per sample, the per-node full fine-tune costs for a
- * two-card split, and a finiteness check. Same numbers as params.ts / memory.ts / fit.ts, computed once.
+ * head once), active parameters, LoRA adapter parameters, activation bytes per sample, the per-node full
+ * fine-tune costs for a two-card split, and a finiteness check. Same numbers as params.ts / memory.ts /
+ * fit.ts, computed once.
  */
 import { EstimatorInputError } from "./config-view.ts";
-import type { NodeCosts } from "./fit.ts";
+import { layerUnit, type NodeCosts } from "./fit.ts";
 import { FULL_BYTES_PER_PARAM, LORA_RANK, towerTokens } from "./memory.ts";
 import type { ModelReading } from "./types.ts";
 
 export type NodeScan = {
   total: number;
+  /**
+   * Parameters one token runs through: the total less the routed experts it is not sent to ((experts - top-k)
+   * x expert parameters per MoE node) and less the towers that do not run per token (MTP modules).
+   */
+  active: number;
   towers: Record<string, number>;
   loraParams: number;
   /** Activation bytes of one sample at trainTokens. */
@@ -19,12 +25,14 @@ export type NodeScan = {
 
 /** Scans a reading at `trainTokens`; throws EstimatorInputError naming the first node with a non-finite number. */
 export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
-  const costs: NodeCosts = { bytes: [], counts: [] };
+  const costs: NodeCosts = { bytes: [], units: [] };
   const towers: Record<string, number> = {};
   let total = 0;
+  let idle = 0;
   let lora = 0;
   let activations = 0;
-  for (const t of r.towers) {
+  for (let ti = 0; ti < r.towers.length; ti++) {
+    const t = r.towers[ti]!;
     const tokens = towerTokens(t, trainTokens);
     let sum = 0;
     for (const n of t.nodes) {
@@ -38,10 +46,13 @@ export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
       const ls = n.linears;
       if (ls) for (const l of ls) lora += LORA_RANK * (l.in + l.out) * l.count;
       costs.bytes.push(FULL_BYTES_PER_PARAM * own + act);
-      costs.counts.push(n.outputHead ? 0 : 1);
+      costs.units.push(layerUnit(ti, n.layer, n.outputHead));
+      const m = n.moe;
+      if (m) idle += (m.experts - m.topK) * m.expertParams;
     }
     towers[t.name] = (towers[t.name] ?? 0) + sum;
     total += sum;
+    if (t.role === "head") idle += sum;
   }
-  return { total, towers, loraParams: lora, activations, costs };
+  return { total, active: total - idle, towers, loraParams: lora, activations, costs };
 }

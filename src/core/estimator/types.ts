@@ -27,9 +27,36 @@ export type StructureNode = {
    * but not counted in "(a + b layers)", like the seed pages' Output row.
    */
   outputHead?: boolean;
+  /**
+   * Added: a routed-MoE node's experts (set by moe-parts' moeBlock, so every reader built on it has them).
+   * Active parameters and expert-only quantization (mxfp4, int4 experts) read this.
+   */
+  moe?: MoeFacts;
+  /**
+   * Added: linears a checkpoint stores (and a quantized one quantizes) that LoRA does not adapt, e.g. the
+   * decoder layer inside a DeepSeek MTP module. Counted in `params` already.
+   */
+  storedLinears?: Linear[];
 };
 
-export type Linear = { in: number; out: number; count: number };
+/**
+ * The routed experts of a MoE node: `experts` of `expertParams` each (weights and per-expert biases), `topK` used
+ * per token; `expertWeights` scalars in their weight matrices, stored as `expertMatrices` tensors' worth of
+ * matrices (gate, up, down per expert; gate_up and down when the checkpoint fuses them).
+ */
+export type MoeFacts = {
+  experts: number;
+  topK: number;
+  expertParams: number;
+  expertWeights: number;
+  expertMatrices: number;
+};
+
+/**
+ * A linear of in x out weights, `count` times. `unquantized`: quantized checkpoints keep it at the model's dtype
+ * (routers, the DSA indexer's weights_proj), so it is neither packed nor scaled.
+ */
+export type Linear = { in: number; out: number; count: number; unquantized?: boolean };
 
 /** What one attention layer keeps in its KV cache per token of context. */
 export type KvLayer = {
@@ -76,10 +103,27 @@ export type ModelReading = {
    * name, never counted as parameters. `suffix` ends each tensor's name; `count` tensors of `scalarsEach`.
    * Whether a given checkpoint holds them is read from its headers when known.
    */
-  storedBuffers?: { suffix: string; count: number; scalarsEach: number; dtype: string }[];
-  /** Real bytes per stored weight when the config declares quantization (fp8 = 1, mxfp4 ~ 0.53, ...). */
+  storedBuffers?: StoredBuffer[];
+  /**
+   * The quantization some readers note (moe-frame's readQuantization), with approximate bytes per weight.
+   * Informational: weights, memory and fit read `quantization_config` themselves (quantization.ts, weights.ts).
+   */
   quantization?: { method: string; bytesPerWeight: number; appliesTo: "all" | "experts" | "linears" };
   warnings: string[];
+};
+
+/**
+ * A tensor a checkpoint may store that is not a parameter of the model as built: a persistent buffer, or a module
+ * the architecture does not build (a RoBERTa pooler under a MaskedLM head). `presence`: "always" (default) when
+ * the family's modeling code saves it; "maybe" when only some published checkpoints have it. With headers, the
+ * tensors present decide; without, "always" ones are expected.
+ */
+export type StoredBuffer = {
+  suffix: string;
+  count: number;
+  scalarsEach: number;
+  dtype: string;
+  presence?: "always" | "maybe";
 };
 
 /** A family reader: validated config in, structure out. Throws EstimatorInputError on bad input. */

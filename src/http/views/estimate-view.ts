@@ -14,6 +14,13 @@ function cell(before: string, after: string, showBefore: boolean): SafeHtml {
   return html`<td class="num${changed ? " changed" : ""}">${after}${changed ? html`<br><span class="muted">was ${before}</span>` : ""}</td>`;
 }
 
+/** Served weight bytes, with the quantization when there is one (estimates before 1.2.0 have neither). */
+function weightsText(e: Estimate): string {
+  if (!e.weights) return fmtBytes(e.memory.serve.bytes);
+  const q = e.quantization;
+  return `${fmtBytes(e.weights.bytes)}${q ? ` (${q.method}, ${q.bits}-bit)` : ""}`;
+}
+
 /** Estimates of a revision beside its predecessor's: parameters, memory, and the card table with changed cells marked. */
 export function renderEstimateComparison(cur: Est, prev: Est): SafeHtml {
   const a = asEstimate(cur);
@@ -25,7 +32,10 @@ export function renderEstimateComparison(cur: Est, prev: Est): SafeHtml {
   const hasPrev = b !== null;
   const p = (e: Estimate | null, f: (e: Estimate) => string) => (e ? f(e) : "–");
   const rows: [string, (e: Estimate) => string][] = [
+    ["Read as", (e) => (e.reader ? `${e.reader.family} (${e.reader.confidence})` : e.family)],
     ["Parameters", (e) => fmtCount(e.params.total)],
+    ["Active parameters", (e) => fmtCount(e.params.active ?? e.params.total)],
+    ["Weights", weightsText],
     ["Tied embedding", (e) => (e.params.tied_embedding ? "yes" : "no")],
     ["Serve memory", (e) => fmtBytes(e.memory.serve.bytes)],
     ["LoRA memory", (e) => fmtBytes(e.memory.lora.bytes)],

@@ -50,7 +50,7 @@ export function readBart(cfg: ConfigView): ModelReading {
   for (let i = 1; i <= decLayers; i++) append(decoder, decoderLayer(q, i, dec, positions));
   const head = [lmHead(q, d, vocab, tied ? "encoder.Embedding" : null)];
   if (finalNorm) head.unshift(norm(q, "LayerNorm_out", "LayerNorm", d));
-  return seq2seqReading({
+  const r = seq2seqReading({
     family: "bart",
     encoder,
     encoderRole: "encoder",
@@ -65,4 +65,6 @@ export function readBart(cfg: ConfigView): ModelReading {
     hidden: d,
     tied,
   });
+  r.storedBuffers = [{ suffix: "final_logits_bias", count: 1, scalarsEach: vocab, dtype: "F32" }];
+  return r;
 }

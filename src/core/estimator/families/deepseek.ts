@@ -57,7 +57,8 @@ export function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): 
     const idx = [
       lin(m.qLora, indexer.heads * indexer.dim),
       lin(m.hidden, indexer.dim),
-      lin(m.hidden, indexer.heads),
+      // weights_proj: kept in bf16 by the fp8 checkpoints.
+      { ...lin(m.hidden, indexer.heads), unquantized: true },
     ];
     params += linParams(idx) + 2 * indexer.dim;
     // The indexer runs under no_grad in transformers: nothing of it is saved for backward.

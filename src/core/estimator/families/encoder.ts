@@ -4,7 +4,7 @@
  * head the architecture names (pooler, classifier, masked-LM head).
  */
 import { type ConfigView, divisible } from "../config-view.ts";
-import type { ModelReading, StructureNode } from "../types.ts";
+import type { ModelReading, StoredBuffer, StructureNode } from "../types.ts";
 import {
   add,
   asHead,
@@ -89,6 +89,28 @@ export function headNodes(
   }
 }
 
+/**
+ * The embeddings' position_ids buffer (I64: in every published BERT checkpoint here, in some RoBERTa ones);
+ * and, under a head that builds no pooler, the pooler some checkpoints still carry (from the base model).
+ */
+function encoderBuffers(
+  positions: number,
+  h: number,
+  head: StructureNode[],
+  ids: "always" | "maybe",
+): StoredBuffer[] {
+  const out: StoredBuffer[] = [
+    { suffix: "position_ids", count: 1, scalarsEach: positions, dtype: "I64", presence: ids },
+  ];
+  if (!head.some((n) => n.name === "Pooler")) {
+    out.push(
+      { suffix: "pooler.dense.weight", count: 1, scalarsEach: h * h, dtype: "F32", presence: "maybe" },
+      { suffix: "pooler.dense.bias", count: 1, scalarsEach: h, dtype: "F32", presence: "maybe" },
+    );
+  }
+  return out;
+}
+
 /** A complete reading of a BERT-style encoder. */
 export function readEncoder(cfg: ConfigView, o: EncoderOptions): ModelReading {
   const h = cfg.int("hidden_size");
@@ -116,9 +138,11 @@ export function readEncoder(cfg: ConfigView, o: EncoderOptions): ModelReading {
       norm(q, `LayerNorm_${i}_2`, "LayerNorm", h),
     );
   }
-  const head = asHead(headNodes(p, cfg, h, vocab, o));
+  const headList = headNodes(p, cfg, h, vocab, o);
+  const head = asHead(headList);
   const hasLm = o.head === "masked_lm" || o.head === "pretraining";
   return {
+    storedBuffers: encoderBuffers(positions, h, headList, o.robertaHeads ? "maybe" : "always"),
     family: o.family,
     modelType: cfg.optStr("model_type") ?? o.family,
     towers: [{ name: "encoder", role: "encoder", seqLen: context, nodes: [...nodes, ...head] }],

@@ -73,6 +73,7 @@ function feedForward(t: ConfigView, hidden: number, k: Kind): Piece {
       params: mlp.params + moe.params + hidden + experts + 3 * hidden,
       actElems: mlp.actElems + moe.actElems + 3 * hidden,
       linears: [...mlp.linears, ...moe.linears],
+      moe: moe.moe,
     };
   }
   const ple = t.optInt("hidden_size_per_layer_input", 0, { min: 0 });

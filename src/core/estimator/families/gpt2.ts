@@ -47,7 +47,7 @@ export function readGpt2(cfg: ConfigView): ModelReading {
   nodes.push(
     ...asHead([norm(p, "LayerNorm_out", "LayerNorm", h), lmHead(p, h, vocab, tied ? "Embedding" : null)]),
   );
-  return decoderReading({
+  const r = decoderReading({
     family: "gpt2",
     nodes,
     context: positions,
@@ -56,4 +56,9 @@ export function readGpt2(cfg: ConfigView): ModelReading {
     tied,
     kvLayers: Array.from({ length: layers }, () => kvFull(heads, headDim)),
   });
+  // The causal mask each attention module saves (1 x 1 x n_positions x n_positions).
+  r.storedBuffers = [
+    { suffix: "attn.bias", count: layers, scalarsEach: positions * positions, dtype: "F32" },
+  ];
+  return r;
 }

@@ -89,6 +89,8 @@ export function mtpTower(o: {
     const copies = o.copies * o.vocab * o.hidden;
     const n = node(`MTP_${i}`, "MTP module", shape, layerParams + proj + copies, 0);
     n.outputHead = true;
+    // The module's decoder layer is stored (and quantized) like the others; eh_proj stays in bf16.
+    n.storedLinears = l.mixer.linears.concat(l.ffn.linears);
     nodes.push(n);
   }
   return { name: "mtp", role: "head", seqLen: 1, nodes };

@@ -3,10 +3,10 @@
  * A "Piece" is one sub-module of a layer: its parameters, the activation elements it stores
  * per token for backward (bf16 -> x2 bytes when it becomes a node), and the linears LoRA adapts.
  */
-import type { Linear, StructureNode } from "../types.ts";
+import type { Linear, MoeFacts, StructureNode } from "../types.ts";
 import { makeNode } from "./node-shape.ts";
 
-export type Piece = { type: string; params: number; actElems: number; linears: Linear[] };
+export type Piece = { type: string; params: number; actElems: number; linears: Linear[]; moe?: MoeFacts };
 
 /** Bytes of one bf16 activation element. */
 export const ACT_BYTES = 2;
@@ -106,7 +106,14 @@ export function moeBlock(m: MoeSpec): Piece {
     actElems += shared.actElems;
     linears.push(...shared.linears);
   }
-  return { type: "MoE", params, actElems, linears };
+  const moe: MoeFacts = {
+    experts: m.experts,
+    topK: m.topK,
+    expertParams,
+    expertWeights: m.experts * mats * m.hidden * m.expertInter,
+    expertMatrices: m.experts * (m.fusedGateUp || m.ungated ? 2 : 3),
+  };
+  return { type: "MoE", params, actElems, linears, moe };
 }
 
 /** Parameters held by the routed experts' weight matrices alone (for quantization accounting). */
@@ -116,7 +123,9 @@ export function expertWeightParams(m: MoeSpec): number {
 
 /** Turns a piece into a node of a repeated block. */
 export function pieceNode(name: string, p: Piece, shape: number[], layer?: number): StructureNode {
-  return makeNode(name, p.type, shape, p.params, p.actElems * ACT_BYTES, layer, p.linears);
+  const n = makeNode(name, p.type, shape, p.params, p.actElems * ACT_BYTES, layer, p.linears);
+  if (p.moe) n.moe = p.moe;
+  return n;
 }
 
 /** A plain node without linears. */

@@ -21,13 +21,6 @@ describe("routed-MoE decoders: totals against the fixtures", () => {
     });
   }
 
-  it("Qwen3-30B-A3B-FP8 within 0.5% (third-party total, low confidence: 210,944 below the bf16 count)", () => {
-    const { config, truth } = fixture("Qwen__Qwen3-30B-A3B-FP8");
-    const total = estimate(config).params.total;
-    expect(Math.abs(total - truth!) / truth!).toBeLessThan(0.005);
-    expect(read(config).quantization?.method).toBe("fp8");
-  });
-
   it("MiniMax-M2.5's third-party total = parameters + fp8 128x128 block scales of every linear", () => {
     const { config, truth } = fixture("MiniMaxAI__MiniMax-M2.5");
     const r = read(config);

@@ -26,5 +26,7 @@ export function makeNode(
     tiedTo: undefined,
     actBytesPerSample: undefined,
     outputHead: undefined,
+    moe: undefined,
+    storedLinears: undefined,
   };
 }
