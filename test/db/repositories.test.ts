@@ -109,7 +109,10 @@ describe.each(drivers)("repositories on $name", ({ open }) => {
   it("changes: upsert and exact replace", async () => {
     const [rev] = await r.insertPendingRevisions(db, repoId, [{ sha: sha(1) }]);
     const base = { path: "config.json", kind: "modified", category: "config", summary: "a" } as const;
-    const detail = { changes: [{ type: "UPDATE", key: "hidden_size", value: 8192, oldValue: 4096 }] };
+    const detail = {
+      type: "json" as const,
+      changes: [{ path: "$.hidden_size", op: "update" as const, before: 4096, after: 8192 }],
+    };
     await r.upsertChanges(db, rev!.id, [
       { ...base, detail },
       { ...base, path: "chat.jinja", category: "chat_template" },
