@@ -10,13 +10,16 @@ const JSON_FILES = ["config.json", "generation_config.json", "tokenizer_config.j
 
 /**
  * The behaviour changes between a revision's files and its base's, given the file changes already
- * built (the chat-template verdicts come from there, so templates are rendered once).
+ * built (the chat-template verdicts come from there, so templates are rendered once). None when the
+ * base held no model yet (no config.json, no tokenizer_config.json): a first upload changes no
+ * behaviour, it introduces one.
  */
 export function buildBehaviorChanges(
   before: RevisionFiles,
   after: RevisionFiles,
   changes: NewChange[],
 ): BehaviorChange[] {
+  if (!before.has("config.json") && !before.has("tokenizer_config.json")) return [];
   return detectBehaviorChanges(side(before), side(after), templateEdits(changes));
 }
 

@@ -10,7 +10,7 @@ import { loadRevisionFiles } from "./revision-files.ts";
 /**
  * Records what changed in a revision against its base (the last revision processed before it): JSON
  * changesets, chat-template line and rendered-prompt diffs, tensor changes, and the behaviour changes
- * they amount to (none for a first revision: nothing behaved otherwise before it). Replaces any
+ * they amount to (none for a first upload: nothing behaved otherwise before it). Replaces any
  * earlier result for the revision in one transaction, so a rerun leaves one row per (path, category)
  * and per behaviour kind.
  */
@@ -22,7 +22,7 @@ export async function diffRevision(
   const before = await loadRevisionFiles(s.db, base?.id ?? null);
   const after = await loadRevisionFiles(s.db, revision.id);
   const changes = buildChanges(before, after);
-  const behavior = base ? buildBehaviorChanges(before, after, changes) : [];
+  const behavior = buildBehaviorChanges(before, after, changes);
   await withTransaction(s.db, async (tx) => {
     await replaceChanges(tx, revision.id, changes);
     await replaceBehaviorChanges(tx, revision.id, behavior);
