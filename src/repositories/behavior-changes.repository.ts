@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, notInArray, sql } from "drizzle-orm";
 import type { BehaviorChange as NewBehaviorChange } from "../core/diff/behavior.ts";
 import { behaviorChanges } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
@@ -6,15 +6,32 @@ import type { Executor } from "../db/types.ts";
 export type BehaviorChangeRow = typeof behaviorChanges.$inferSelect;
 export type { NewBehaviorChange };
 
-/** Makes the revision's behaviour changes exactly `list` (a rerun may find fewer), in one statement each. */
+/**
+ * Makes the revision's behaviour changes exactly `list` (a rerun may find fewer): other kinds are
+ * deleted, the rest upserted on (revisionId, kind), so a rerun keeps the rows it finds again.
+ */
 export async function replaceBehaviorChanges(
   ex: Executor,
   revisionId: number,
   list: NewBehaviorChange[],
 ): Promise<void> {
-  await ex.delete(behaviorChanges).where(eq(behaviorChanges.revisionId, revisionId));
+  const kinds = list.map((c) => c.kind);
+  await ex
+    .delete(behaviorChanges)
+    .where(
+      and(
+        eq(behaviorChanges.revisionId, revisionId),
+        kinds.length > 0 ? notInArray(behaviorChanges.kind, kinds) : undefined,
+      ),
+    );
   if (list.length === 0) return;
-  await ex.insert(behaviorChanges).values(list.map((c) => ({ revisionId, ...c })));
+  await ex
+    .insert(behaviorChanges)
+    .values(list.map((c) => ({ revisionId, ...c })))
+    .onConflictDoUpdate({
+      target: [behaviorChanges.revisionId, behaviorChanges.kind],
+      set: { summary: sql`excluded.summary`, detail: sql`excluded.detail` },
+    });
 }
 
 /** A revision's behaviour changes, ordered by kind. */
@@ -27,17 +44,4 @@ export function listBehaviorChangesByRevision(
     .from(behaviorChanges)
     .where(eq(behaviorChanges.revisionId, revisionId))
     .orderBy(asc(behaviorChanges.kind));
-}
-
-/** The behaviour changes of several revisions (pages and summaries), ordered by revision then kind. */
-export function listBehaviorChangesByRevisions(
-  ex: Executor,
-  revisionIds: number[],
-): Promise<BehaviorChangeRow[]> {
-  if (revisionIds.length === 0) return Promise.resolve([]);
-  return ex
-    .select()
-    .from(behaviorChanges)
-    .where(inArray(behaviorChanges.revisionId, revisionIds))
-    .orderBy(asc(behaviorChanges.revisionId), asc(behaviorChanges.kind));
 }
