@@ -90,6 +90,9 @@ describe("history pages", () => {
     expect(res.body).toMatch(
       /Rendered prompts: <span class="bad">rendered prompt changed in \d+ of \d+ scenarios/,
     );
+    expect(res.body).toContain(
+      '<h2>Behaviour</h2><ul class="behavior"><li><span class="chip">prompt</span> rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot; added</li></ul>',
+    );
     const json = await get(`/repos/acme/tiny-lm/revisions/${SHA.B}`);
     expect(json.body).toContain("<code>$.vocab_size</code>");
     expect(json.body).toContain("lm_head.weight");

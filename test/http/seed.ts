@@ -8,6 +8,7 @@ import { buildOsvRecord, type OsvRecord } from "../../src/core/osv/index.ts";
 import type { Db } from "../../src/db/types.ts";
 import { insertAdvisory } from "../../src/repositories/advisories.repository.ts";
 import { upsertBadge } from "../../src/repositories/badges.repository.ts";
+import { replaceBehaviorChanges } from "../../src/repositories/behavior-changes.repository.ts";
 import { upsertChanges } from "../../src/repositories/changes.repository.ts";
 import { upsertEstimate } from "../../src/repositories/estimates.repository.ts";
 import { addRepo } from "../../src/repositories/repos.repository.ts";
@@ -128,6 +129,18 @@ export async function seedHistory(db: Db): Promise<Seeded> {
       summary: "template <script> changed",
       detail: { type: "chat_template", ...tpl },
       promptChanged: tpl.promptChanged,
+    },
+  ]);
+  await replaceBehaviorChanges(db, byS[SHA.C]!, [
+    {
+      kind: "prompt",
+      summary: 'rendered prompt changed: chat template "<svg onload=alert(1)>" added',
+      detail: {
+        type: "prompt",
+        templates: [{ name: "<svg onload=alert(1)>", status: "added", changed: [] }],
+        before: "{}",
+        after: "{}",
+      },
     },
   ]);
   await upsertChanges(db, byS[SHA.D]!, [
