@@ -101,7 +101,7 @@ function configBench() {
 function templateBench() {
   const q1 = read("templates/Qwen__Qwen2.5-7B-Instruct/v1-2024-09-16/chat_template.jinja");
   const q2 = read("templates/Qwen__Qwen2.5-7B-Instruct/v2-2024-09-18/chat_template.jinja");
-  const qTokens = { bos_token: "", eos_token: "<|im_end|>" };
+  const qTokens = { eos_token: "<|im_end|>" };
   const llama = read("templates/unsloth__Meta-Llama-3.1-8B-Instruct/v1-2024-07-23/chat_template.jinja");
   const lTokens = { bos_token: "<|begin_of_text|>", eos_token: "<|eot_id|>" };
   const qd = diffChatTemplate(q1, q2, qTokens);

@@ -1,5 +1,6 @@
 import type { Db } from "../db/types.ts";
 import { listAdvisoriesByRepo } from "../repositories/advisories.repository.ts";
+import { listBehaviorChangesByRevision } from "../repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../repositories/changes.repository.ts";
 import { listFindings } from "../repositories/findings.repository.ts";
 import { listRepos } from "../repositories/repos.repository.ts";
@@ -10,6 +11,10 @@ export type DemoCounts = {
   revisions: { total: number; byStatus: Record<string, number>; forcePushedAway: number };
   changes: Record<string, number>;
   promptChanges: { changed: number; unchanged: number };
+  /** Behaviour changes per kind, and the prompt and EOS ones as "repo@sha: summary" lines. */
+  behavior: Record<string, number>;
+  promptEdits: string[];
+  eosChanges: string[];
   advisories: { opened: number; open: number; closed: number };
   findings: Record<string, number>;
 };
@@ -25,6 +30,9 @@ export async function countStore(db: Db): Promise<DemoCounts> {
     revisions: { total: 0, byStatus: {}, forcePushedAway: 0 },
     changes: {},
     promptChanges: { changed: 0, unchanged: 0 },
+    behavior: {},
+    promptEdits: [],
+    eosChanges: [],
     advisories: { opened: 0, open: 0, closed: 0 },
     findings: {},
   };
@@ -39,6 +47,12 @@ export async function countStore(db: Db): Promise<DemoCounts> {
         bump(out.changes, change.category);
         if (change.promptChanged === true) out.promptChanges.changed += 1;
         if (change.promptChanged === false) out.promptChanges.unchanged += 1;
+      }
+      for (const b of await listBehaviorChangesByRevision(db, rev.id)) {
+        bump(out.behavior, b.kind);
+        const line = `${repo.name}@${rev.sha.slice(0, 7)}: ${b.summary}`;
+        if (b.kind === "prompt") out.promptEdits.push(line);
+        if (b.kind === "eos_token") out.eosChanges.push(line);
       }
     }
     for (const a of await listAdvisoriesByRepo(db, repo.id)) {
@@ -92,6 +106,9 @@ export function formatSummary(
     `revisions    ${c.revisions.total} (${pairs(c.revisions.byStatus)}; ${c.revisions.forcePushedAway} force-pushed away)`,
     `changes      ${pairs(c.changes)}`,
     `templates    ${c.promptChanges.changed} change(s) alter rendered prompts, ${c.promptChanges.unchanged} do not`,
+    `behaviour    ${pairs(c.behavior)}`,
+    ...c.promptEdits.map((l) => `  prompt     ${l}`),
+    ...c.eosChanges.map((l) => `  eos        ${l}`),
     `advisories   ${c.advisories.opened} opened, ${c.advisories.closed} closed, ${c.advisories.open} open`,
     `findings     ${pairs(c.findings)}`,
     `hub, first   ${hub.first.requests} requests, ${hub.first.bytes} bytes (${route(hub.first)}) in ${secs(hub.first)}`,

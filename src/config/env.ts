@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { DEFAULT_BEHAVIOR_RULES } from "../core/advise/behavior-rules.ts";
+import { BEHAVIOR_KINDS } from "../core/diff/behavior.ts";
 
 /** Every setting hubwatch reads from the environment, parsed once at process start and passed down. */
 export const Env = z.object({
@@ -54,6 +56,19 @@ export const Env = z.object({
     .default("0")
     .transform((v) => v === "1" || v === "true")
     .describe("Allow webhook targets on private, loopback or link-local addresses (tests only)."),
+  HUBWATCH_BEHAVIOR_ADVISORIES: z
+    .string()
+    .default(DEFAULT_BEHAVIOR_RULES.join(","))
+    .transform((v) =>
+      v.trim() === "none"
+        ? []
+        : v
+            .split(",")
+            .map((k) => k.trim())
+            .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(BEHAVIOR_KINDS)))
+    .describe("Behaviour change kinds that open advisories (comma-separated, or none)."),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

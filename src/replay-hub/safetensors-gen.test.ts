@@ -27,6 +27,7 @@ describe("generated safetensors headers match real checkpoints", () => {
     ["Qwen__Qwen3-4B-Instruct-2507", false, 4022468096],
     ["Qwen__Qwen3-8B", false, 8190735360],
     ["Qwen__Qwen2.5-7B", false, 7615616512],
+    ["Qwen__Qwen2.5-32B", false, 32763876352],
     ["meta-llama__Llama-3.2-3B", false, 3212749824],
     ["openai-community__gpt2", false, 137022720],
   ])("%s (tied embedding stored twice: %s) -> %d", (folder, storeLmHead, expected) => {

@@ -1,10 +1,11 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { ChangeDetail } from "../core/diff/change-detail.ts";
 import { changes } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 export type Change = typeof changes.$inferSelect;
 export type NewChange = Omit<Change, "id" | "revisionId" | "detail" | "promptChanged"> & {
-  detail?: unknown;
+  detail?: ChangeDetail | null;
   promptChanged?: boolean | null;
 };
 

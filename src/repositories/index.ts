@@ -3,6 +3,7 @@ export * from "./advisories.repository.ts";
 export * from "./api-tokens.repository.ts";
 export * from "./artifacts.repository.ts";
 export * from "./badges.repository.ts";
+export * from "./behavior-changes.repository.ts";
 export * from "./changes.repository.ts";
 export * from "./estimates.repository.ts";
 export * from "./estimator-drift.repository.ts";

@@ -23,6 +23,7 @@ import { withTransaction } from "../repositories/transaction.ts";
 import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
 import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
 import { previousEstimate } from "./base-estimate.ts";
+import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
 
 export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[] };
@@ -40,10 +41,13 @@ export async function adviseRevision(
   estimate: Estimate | null,
 ): Promise<AdviseOutcome> {
   const before = estimate ? await previousEstimate(s, revision) : null;
-  const changes =
-    before && estimate
+  const behavior = await behaviorAdvisoryChanges(s, revision);
+  const changes = [
+    ...(before && estimate
       ? compareEstimates(before.estimate as AdviseEstimate, estimate as AdviseEstimate).changes
-      : [];
+      : []),
+    ...behavior.changes,
+  ];
   const parent = before?.revision.sha ?? null;
   const now = s.now();
   return withTransaction(s.db, async (tx) => {
@@ -57,7 +61,7 @@ export async function adviseRevision(
       const open = (await listAdvisoriesByRepo(tx, repo.id))
         .filter((a) => seq(a.introducedSha) < revision.seq && seq(a.fixedSha) >= revision.seq)
         .map((a) => ({ id: a.id, introduced: a.introducedSha, baseline: factsOf(a.record).baseline }));
-      const state = estimateState(estimate as AdviseEstimate);
+      const state = { ...estimateState(estimate as AdviseEstimate), ...behavior.state };
       const { actions } = planAdvisory({ open, changes, revision: revision.sha, parent, state });
       for (const action of actions) await apply(tx, repo, action, now, outcome);
       const openCount = (await listOpenAdvisories(tx, repo.id)).length;

@@ -1,4 +1,4 @@
-import { diffChatTemplate } from "../core/diff/chat-diff.ts";
+import { describePromptVerdict, diffChatTemplate } from "../core/diff/chat-diff.ts";
 import type { RenderTokens } from "../core/diff/chat-render.ts";
 import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import { diffJson } from "../core/diff/json.ts";
@@ -41,14 +41,21 @@ function fileChange(path: string, category: NewChange["category"], a?: FileState
   const before = parseJson(a.content);
   const after = parseJson(b.content);
   if (before === undefined || after === undefined) {
-    const bad = after === undefined ? "is not valid JSON" : "was not valid JSON before";
-    return { path, category, kind: "modified", summary: `${path} ${bad}`, detail: { invalid_json: true } };
+    const side = after === undefined ? "after" : "before";
+    const bad = side === "after" ? "is not valid JSON" : "was not valid JSON before";
+    return {
+      path,
+      category,
+      kind: "modified",
+      summary: `${path} ${bad}`,
+      detail: { type: "invalid_json", side },
+    };
   }
   const { changes } = diffJson(before, after);
   const shown = changes.slice(0, 3).map((c) => `${c.path} ${show(c.before)} -> ${show(c.after)}`);
   const more = changes.length > 3 ? ` (+${changes.length - 3} more)` : "";
   const summary = changes.length === 0 ? "reformatted, same content" : `${shown.join("; ")}${more}`;
-  return { path, category, kind: "modified", summary, detail: { changes } };
+  return { path, category, kind: "modified", summary, detail: { type: "json", changes } };
 }
 
 function tokenizerChange(path: string, a: FileState, b: FileState): NewChange {
@@ -66,7 +73,7 @@ function tokenizerChange(path: string, a: FileState, b: FileState): NewChange {
     category: "tokenizer",
     kind: "modified",
     summary: parts.join("; ") || "same summary",
-    detail: d,
+    detail: { type: "tokenizer", ...d },
   };
 }
 
@@ -99,15 +106,12 @@ function templateChanges(before: RevisionFiles, after: RevisionFiles): NewChange
       });
     else {
       const d = diffChatTemplate(t0, t1, tokensA, tokensB);
-      const summary = d.promptChanged
-        ? "template changed: rendered prompts differ"
-        : "template changed: rendered prompts identical";
       out.push({
         path,
         category: "chat_template",
         kind: "modified",
-        summary,
-        detail: d,
+        summary: `template "${name}" changed: ${describePromptVerdict(d)}`,
+        detail: { type: "chat_template", ...d },
         promptChanged: d.promptChanged,
       });
     }
@@ -132,13 +136,25 @@ function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange |
       category: "weights",
       kind: "added",
       summary: `${sb.tensor_count} tensors`,
-      detail: { after: sb },
+      detail: { type: "weights_added", after: sb },
     };
   if (b.length === 0)
-    return { path, category: "weights", kind: "removed", summary: "weights removed", detail: { before: sa } };
+    return {
+      path,
+      category: "weights",
+      kind: "removed",
+      summary: "weights removed",
+      detail: { type: "weights_removed", before: sa },
+    };
   const d = diffWeights(ta, tb);
   const summary = `tensors: +${d.added.length} -${d.removed.length}, ${d.reshaped.length} reshaped, ${d.retyped.length} retyped; scalars ${sa.total_scalars} -> ${sb.total_scalars}`;
-  return { path, category: "weights", kind: "modified", summary, detail: { ...d, before: sa, after: sb } };
+  return {
+    path,
+    category: "weights",
+    kind: "modified",
+    summary,
+    detail: { type: "weights", ...d, before: sa, after: sb },
+  };
 }
 
 /** Tensors of every shard, from the stored headers ({tensors} JSON). */
@@ -161,14 +177,20 @@ function renderTokens(files: RevisionFiles): RenderTokens {
   const config = parseJson(files.get("tokenizer_config.json")?.content ?? null) as
     | Record<string, unknown>
     | undefined;
-  return { bos_token: tokenText(config?.bos_token), eos_token: tokenText(config?.eos_token) };
+  const tokens: RenderTokens = {};
+  for (const key of ["bos_token", "eos_token", "pad_token", "unk_token"] as const) {
+    const text = tokenText(config?.[key]);
+    if (text !== undefined) tokens[key] = text;
+  }
+  return tokens;
 }
 
-function tokenText(v: unknown): string {
+/** A special token as tokenizer_config.json writes it: a string or an AddedToken dict; undefined if unset. */
+export function tokenText(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string")
     return (v as { content: string }).content;
-  return "";
+  return undefined;
 }
 
 function show(v: unknown): string {

@@ -1,13 +1,18 @@
+import { replaceBehaviorChanges } from "../repositories/behavior-changes.repository.ts";
 import { replaceChanges } from "../repositories/changes.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
+import { withTransaction } from "../repositories/transaction.ts";
+import { buildBehaviorChanges } from "./behavior-builders.ts";
 import { buildChanges } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
 /**
  * Records what changed in a revision against its base (the last revision processed before it): JSON
- * changesets, chat-template line and rendered-prompt diffs, tensor changes. Replaces any earlier
- * result for the revision in one transaction, so a rerun leaves one row per (path, category).
+ * changesets, chat-template line and rendered-prompt diffs, tensor changes, and the behaviour changes
+ * they amount to (none for a first upload: nothing behaved otherwise before it). Replaces any
+ * earlier result for the revision in one transaction, so a rerun leaves one row per (path, category)
+ * and per behaviour kind.
  */
 export async function diffRevision(
   s: PipelineServices,
@@ -17,6 +22,10 @@ export async function diffRevision(
   const before = await loadRevisionFiles(s.db, base?.id ?? null);
   const after = await loadRevisionFiles(s.db, revision.id);
   const changes = buildChanges(before, after);
-  await replaceChanges(s.db, revision.id, changes);
+  const behavior = buildBehaviorChanges(before, after, changes);
+  await withTransaction(s.db, async (tx) => {
+    await replaceChanges(tx, revision.id, changes);
+    await replaceBehaviorChanges(tx, revision.id, behavior);
+  });
   return changes.length;
 }

@@ -14,6 +14,7 @@ const EXPECTED_TABLES = [
   "api_tokens",
   "artifacts",
   "badges",
+  "behavior_changes",
   "changes",
   "estimates",
   "estimator_drift",

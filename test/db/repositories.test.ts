@@ -109,7 +109,10 @@ describe.each(drivers)("repositories on $name", ({ open }) => {
   it("changes: upsert and exact replace", async () => {
     const [rev] = await r.insertPendingRevisions(db, repoId, [{ sha: sha(1) }]);
     const base = { path: "config.json", kind: "modified", category: "config", summary: "a" } as const;
-    const detail = { changes: [{ type: "UPDATE", key: "hidden_size", value: 8192, oldValue: 4096 }] };
+    const detail = {
+      type: "json" as const,
+      changes: [{ path: "$.hidden_size", op: "update" as const, before: 4096, after: 8192 }],
+    };
     await r.upsertChanges(db, rev!.id, [
       { ...base, detail },
       { ...base, path: "chat.jinja", category: "chat_template" },
@@ -124,6 +127,33 @@ describe.each(drivers)("repositories on $name", ({ open }) => {
     await r.replaceChanges(db, rev!.id, [{ ...base, summary: "c", promptChanged: true }]);
     list = await r.listChangesByRevision(db, rev!.id);
     expect(list.map((c) => [c.path, c.summary, c.promptChanged])).toEqual([["config.json", "c", true]]);
+  });
+
+  it("behaviour changes: exact replace per revision, rows kept by (revision, kind)", async () => {
+    const [rev, other] = await r.insertPendingRevisions(db, repoId, [{ sha: sha(1) }, { sha: sha(2) }]);
+    const values = (before: string, after: string) => ({
+      type: "values" as const,
+      changes: [],
+      before,
+      after,
+    });
+    const eos = { kind: "eos_token" as const, summary: "EOS token changed", detail: values("2", "32000") };
+    const dtype = { kind: "torch_dtype" as const, summary: "torch_dtype changed", detail: values("a", "b") };
+    await r.replaceBehaviorChanges(db, rev!.id, [eos, dtype]);
+    await r.replaceBehaviorChanges(db, other!.id, [dtype]);
+    const first = await r.listBehaviorChangesByRevision(db, rev!.id);
+    expect(first.map((b) => [b.kind, b.summary, b.detail])).toEqual([
+      ["eos_token", "EOS token changed", values("2", "32000")],
+      ["torch_dtype", "torch_dtype changed", values("a", "b")],
+    ]);
+    await r.replaceBehaviorChanges(db, rev!.id, [{ ...eos, summary: "EOS again" }]);
+    const again = await r.listBehaviorChangesByRevision(db, rev!.id);
+    expect(again.map((b) => [b.id, b.summary])).toEqual([[first[0]!.id, "EOS again"]]);
+    await r.replaceBehaviorChanges(db, rev!.id, []);
+    expect(await r.listBehaviorChangesByRevision(db, rev!.id)).toEqual([]);
+    expect((await r.listBehaviorChangesByRevision(db, other!.id)).map((b) => b.kind)).toEqual([
+      "torch_dtype",
+    ]);
   });
 
   it("estimates and drift: per version, latest, revisions needing re-estimation", async () => {

@@ -87,7 +87,12 @@ describe("history pages", () => {
     expect(res.body).not.toMatch(/<script>window\.pwned/);
     expect(res.body).not.toMatch(/<img src=x/);
     expect(res.body).toContain("&lt;script&gt;window.pwned=1&lt;/script&gt;");
-    expect(res.body).toContain('Rendered prompts: <span class="bad">changed</span>');
+    expect(res.body).toMatch(
+      /Rendered prompts: <span class="bad">rendered prompt changed in \d+ of \d+ scenarios/,
+    );
+    expect(res.body).toContain(
+      '<h2>Behaviour</h2><ul class="behavior"><li><span class="chip">prompt</span> rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot; added</li></ul>',
+    );
     const json = await get(`/repos/acme/tiny-lm/revisions/${SHA.B}`);
     expect(json.body).toContain("<code>$.vocab_size</code>");
     expect(json.body).toContain("lm_head.weight");

@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import { buildBadges } from "../../src/core/badge/index.ts";
 import { diffChatTemplate } from "../../src/core/diff/chat-diff.ts";
 import { diffJson } from "../../src/core/diff/json.ts";
-import { diffWeights } from "../../src/core/diff/weights.ts";
+import { diffWeights, summarizeWeights, type TensorInfo } from "../../src/core/diff/weights.ts";
 import { estimate } from "../../src/core/estimator/estimate.ts";
 import { buildOsvRecord, type OsvRecord } from "../../src/core/osv/index.ts";
 import type { Db } from "../../src/db/types.ts";
 import { insertAdvisory } from "../../src/repositories/advisories.repository.ts";
 import { upsertBadge } from "../../src/repositories/badges.repository.ts";
+import { replaceBehaviorChanges } from "../../src/repositories/behavior-changes.repository.ts";
 import { upsertChanges } from "../../src/repositories/changes.repository.ts";
 import { upsertEstimate } from "../../src/repositories/estimates.repository.ts";
 import { addRepo } from "../../src/repositories/repos.repository.ts";
@@ -87,6 +88,13 @@ export async function seedHistory(db: Db): Promise<Seeded> {
     await markRevisionDone(db, r.id);
   }
   const byS = Object.fromEntries(revs.map((r) => [r.sha, r.id]));
+  const weightsB: TensorInfo[] = [
+    { name: "model.embed_tokens.weight", dtype: "BF16", shape: [151936, 1024] },
+  ];
+  const weightsC: TensorInfo[] = [
+    { name: "model.embed_tokens.weight", dtype: "BF16", shape: [200000, 1024] },
+    { name: "lm_head.weight", dtype: "BF16", shape: [200000, 1024] },
+  ];
   const vocab = diffJson(configs[0], configs[1]);
   await upsertChanges(db, byS[SHA.B]!, [
     {
@@ -94,20 +102,19 @@ export async function seedHistory(db: Db): Promise<Seeded> {
       kind: "modified",
       category: "config",
       summary: "vocab_size 151936 -> 200000",
-      detail: vocab,
+      detail: { type: "json", changes: vocab.changes },
     },
     {
       path: "model.safetensors",
       kind: "modified",
       category: "weights",
       summary: "embed_tokens reshaped",
-      detail: diffWeights(
-        [{ name: "model.embed_tokens.weight", dtype: "BF16", shape: [151936, 1024] }],
-        [
-          { name: "model.embed_tokens.weight", dtype: "BF16", shape: [200000, 1024] },
-          { name: "lm_head.weight", dtype: "BF16", shape: [200000, 1024] },
-        ],
-      ),
+      detail: {
+        type: "weights",
+        ...diffWeights(weightsB, weightsC),
+        before: summarizeWeights(weightsB),
+        after: summarizeWeights(weightsC),
+      },
     },
   ]);
   const tpl = diffChatTemplate("{% for m in messages %}{{ m.content }}{% endfor %}", HOSTILE_TEMPLATE, {
@@ -120,8 +127,20 @@ export async function seedHistory(db: Db): Promise<Seeded> {
       kind: "modified",
       category: "chat_template",
       summary: "template <script> changed",
-      detail: tpl,
+      detail: { type: "chat_template", ...tpl },
       promptChanged: tpl.promptChanged,
+    },
+  ]);
+  await replaceBehaviorChanges(db, byS[SHA.C]!, [
+    {
+      kind: "prompt",
+      summary: 'rendered prompt changed: chat template "<svg onload=alert(1)>" added',
+      detail: {
+        type: "prompt",
+        templates: [{ name: "<svg onload=alert(1)>", status: "added", changed: [] }],
+        before: "{}",
+        after: "{}",
+      },
     },
   ]);
   await upsertChanges(db, byS[SHA.D]!, [
@@ -130,7 +149,7 @@ export async function seedHistory(db: Db): Promise<Seeded> {
       kind: "modified",
       category: "config",
       summary: "vocab_size 200000 -> 151936",
-      detail: diffJson(configs[1], configs[0]),
+      detail: { type: "json", changes: diffJson(configs[1], configs[0]).changes },
     },
   ]);
   for (const r of otherRevs) await markRevisionDone(db, r.id);

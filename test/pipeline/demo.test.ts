@@ -26,10 +26,18 @@ describe("demo", () => {
     } as unknown as NodeJS.WriteStream;
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/hub, idle +7 requests for 7 repos with nothing new \(commits 7\)/);
-    expect(text).toMatch(/advisories +5 opened, 2 closed, 3 open/);
+    expect(text).toMatch(/hub, idle +8 requests for 8 repos with nothing new \(commits 8\)/);
+    // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B) and EOS changes
+    // (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json).
+    expect(text).toMatch(/advisories +9 opened, 2 closed, 7 open/);
+    expect(text).toMatch(
+      /^ {2}prompt +Qwen\/QwQ-32B@976055f: rendered prompt changed: .*\(whitespace_answers\)$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}eos +Qwen\/QwQ-32B@\w{7}: EOS token changed: generation_config.json eos_token_id 151643 -> \[151645,151643\]$/m,
+    );
     const osv = await readdir(join(dir, "osv"));
-    expect(osv).toHaveLength(5);
+    expect(osv).toHaveLength(9);
     for (const f of osv)
       expect(validateOsvRecord(JSON.parse(await readFile(join(dir, "osv", f), "utf8"))).errors).toEqual([]);
     const badges = (await readdir(join(dir, "badges"), { recursive: true })).filter((f) =>

@@ -81,8 +81,12 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
     const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r.name]));
     const summary = advisories.map((a) => `${repos.get(a.repoId)} ${a.status}`).sort();
     expect(summary).toEqual([
+      "Qwen/QwQ-32B open", // rendered prompt changed (the generation prompt opens <think>)
+      "Qwen/QwQ-32B open", // EOS token: generation also stops at <|im_end|>
+      "Qwen/Qwen2.5-7B-Instruct open", // rendered prompt changed (default system prompt)
       "Qwen/Qwen3-0.6B closed", // tied embedding stored twice, then dropped
       "Qwen/Qwen3-0.6B open", // ... and stored twice again
+      "Qwen/Qwen3-0.6B open", // EOS token: generation_config.json deleted
       "Qwen/Qwen3-1.7B closed", // 32 layers, reverted to 28
       "Qwen/Qwen3-4B-Instruct-2507 open", // 48 layers: full fine-tune no longer fits
       "openai-community/gpt2 open", // vocabulary padded

@@ -71,6 +71,11 @@ export async function dumpStore(db: Db): Promise<Record<string, string[]>> {
     changes: sorted(await db.select().from(schema.changes), (r: typeof schema.changes.$inferSelect) =>
       line(revs.get(r.revisionId), r.path, r.category, r.kind, r.summary, r.promptChanged),
     ),
+    behaviorChanges: sorted(
+      await db.select().from(schema.behaviorChanges),
+      (r: typeof schema.behaviorChanges.$inferSelect) =>
+        line(revs.get(r.revisionId), r.kind, r.summary, r.detail),
+    ),
     estimates: sorted(await db.select().from(schema.estimates), (r: typeof schema.estimates.$inferSelect) =>
       line(revs.get(r.revisionId), r.estimatorVersion, r.paramsTotal, r.error),
     ),

@@ -6,6 +6,14 @@ const KIND_TITLES: Record<EstimateChange["kind"], string> = {
   tied_embedding_storage: "Tied embedding stored twice",
   fit_verdict: "Fit verdict",
   fit_batch: "Largest batch",
+  prompt: "Rendered prompt",
+  eos_token: "EOS token",
+  bos_token: "BOS token",
+  pad_token: "PAD token",
+  added_special_tokens: "Added special tokens",
+  context_length: "Context length / RoPE",
+  generation_defaults: "Generation defaults",
+  torch_dtype: "torch_dtype",
 };
 
 /**
@@ -19,13 +27,18 @@ export function describeChanges(input: {
   changes: EstimateChange[];
 }): { summary: string; details: string } {
   const { repo, introduced, parent, changes } = input;
-  const rows = changes.map(
-    (c) =>
-      `| ${KIND_TITLES[c.kind]} | ${cell(keyLabel(c.key))} | ${cell(show(c, c.before))} | ${cell(show(c, c.after))} |`,
+  const rows = changes.map((c) =>
+    c.summary === undefined
+      ? `| ${KIND_TITLES[c.kind]} | ${cell(keyLabel(c.key))} | ${cell(show(c, c.before))} | ${cell(show(c, c.after))} |`
+      : `| ${KIND_TITLES[c.kind]} | ${cell(c.summary)} | | |`,
   );
   const from = parent ? `from \`${parent}\` ` : "";
+  const behaves = changes.some((c) => c.summary !== undefined);
+  const what = behaves
+    ? "how the model behaves or what it needs"
+    : "what the model needs or how it is stored";
   const details = [
-    `Revision \`${introduced}\` of ${repo} changed ${from}what the model needs or how it is stored:`,
+    `Revision \`${introduced}\` of ${repo} changed ${from}${what}:`,
     "",
     "| change | what | before | after |",
     "| --- | --- | --- | --- |",
@@ -44,6 +57,7 @@ function summarize(repo: string, changes: EstimateChange[]): string {
   if (verdicts > 0) parts.push(`${verdicts} fit verdict${verdicts === 1 ? "" : "s"} changed`);
   const batches = changes.filter((c) => c.kind === "fit_batch").length;
   if (batches > 0) parts.push(`${batches} batch size${batches === 1 ? "" : "s"} changed`);
+  for (const c of changes) if (c.summary !== undefined) parts.push(c.summary);
   return `${repo}: ${parts.join("; ") || "estimate changed"}`;
 }
 

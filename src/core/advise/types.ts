@@ -17,16 +17,25 @@ export type FitCell = {
   text: string;
 };
 
-export const CHANGE_KINDS = ["params_total", "tied_embedding_storage", "fit_verdict", "fit_batch"] as const;
+import { BEHAVIOR_KINDS } from "../diff/behavior.ts";
+
+/** What an estimate comparison finds, then the behaviour kinds (rendered prompt, EOS, ...). */
+export const CHANGE_KINDS = [
+  "params_total",
+  "tied_embedding_storage",
+  "fit_verdict",
+  "fit_batch",
+  ...BEHAVIOR_KINDS,
+] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** A compared value: a count, a flag, a verdict label ("fits", "2 cards", ...); null when absent. */
 export type StateValue = number | boolean | string | null;
 
 /**
- * One difference between two estimates. Keys: "params:total",
+ * One difference between two estimates, or a behaviour change. Keys: "params:total",
  * "checkpoint:tied_embedding_stored_twice", "fit:<card>:<mode>" (verdict),
- * "fit:<card>:<mode>:batch".
+ * "fit:<card>:<mode>:batch", "behavior:<kind>".
  */
 export type EstimateChange = {
   kind: ChangeKind;
@@ -35,6 +44,8 @@ export type EstimateChange = {
   after: StateValue;
   /** Worth an advisory (a verdict, params or tied-storage change); batch-only changes are not. */
   advisory: boolean;
+  /** A behaviour change's own sentence (its before/after are whole states, not for reading). */
+  summary?: string;
 };
 
 /** Per key, the value before an advisory's introducing revision: restoring all of them fixes it. */

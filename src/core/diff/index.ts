@@ -1,7 +1,11 @@
-export type { ChatTemplateDiff, ScenarioChange } from "./chat-diff.ts";
-export { diffChatTemplate } from "./chat-diff.ts";
-export type { RenderTokens, ScenarioName, ScenarioOutput } from "./chat-render.ts";
-export { RENDER_ERROR_PREFIX, renderConversations, SCENARIO_NAMES } from "./chat-render.ts";
+export type { ChangeDetail, ChangeDetailType } from "./change-detail.ts";
+export { readChangeDetail } from "./change-detail.ts";
+export type { ChatTemplateDiff, PromptVerdict, ScenarioChange } from "./chat-diff.ts";
+export { describePromptVerdict, diffChatTemplate } from "./chat-diff.ts";
+export type { RenderTokens, ScenarioOutput } from "./chat-render.ts";
+export { RENDER_ERROR_PREFIX, renderConversations } from "./chat-render.ts";
+export type { Scenario } from "./chat-scenarios.ts";
+export { SCENARIO_NAMES, SCENARIOS } from "./chat-scenarios.ts";
 export type { RepoTextFile } from "./chat-template.ts";
 export { extractChatTemplates } from "./chat-template.ts";
 export type { FlatChange, JsonDiff } from "./json.ts";

@@ -4,7 +4,7 @@ export const RANGE_BUDGET = 100_000;
 /**
  * The globals @huggingface/jinja's Template.render declares, made pure: `strftime_now` reads a
  * fixed date, and `range` shares a per-render budget so nested loops cannot run for hours.
- * Call once per render.
+ * Call once per template rendered (its scenarios share the budget).
  */
 export function jinjaGlobals(): Record<string, unknown> {
   let left = RANGE_BUDGET;

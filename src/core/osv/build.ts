@@ -43,6 +43,9 @@ export type OsvRecord = {
   }[];
   references: { type: "INTRODUCED" | "FIX" | "PACKAGE"; url: string }[];
   database_specific: {
+    /** The advisory's first change kind (e.g. "params_total", "prompt", "eos_token"); `kinds` lists all. */
+    kind: string | null;
+    kinds: string[];
     changes: EstimateChange[];
     baseline: Baseline;
     parent: string | null;
@@ -82,6 +85,8 @@ export function buildOsvRecord(input: OsvBuildInput): OsvRecord {
     ],
     references,
     database_specific: {
+      kind: input.changes[0]?.kind ?? null,
+      kinds: [...new Set(input.changes.map((c) => c.kind))],
       changes: input.changes,
       baseline: input.baseline,
       parent: input.parentSha ?? null,

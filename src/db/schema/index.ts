@@ -4,6 +4,7 @@ export * from "./advisory-counters.ts";
 export * from "./api-tokens.ts";
 export * from "./artifacts.ts";
 export * from "./badges.ts";
+export * from "./behavior-changes.ts";
 export * from "./changes.ts";
 export * from "./estimates.ts";
 export * from "./estimator-drift.ts";

@@ -1,28 +1,38 @@
+import { type ChangeDetail, readChangeDetail } from "../../core/diff/change-detail.ts";
+import { describePromptVerdict } from "../../core/diff/chat-diff.ts";
+import type { FlatChange } from "../../core/diff/json.ts";
+import type { TensorInfo, WeightsSummary } from "../../core/diff/weights.ts";
 import { html, type SafeHtml } from "./html.ts";
-import { renderTokenizerDiff, type TokenizerDiff } from "./tokenizer-view.ts";
+import { renderTokenizerDiff } from "./tokenizer-view.ts";
 
-// Renders a change's `detail` by its shape: JSON changeset, chat template diff, tensor diff, tokenizer
-// summary diff; anything else as pretty JSON. All of it is repo content, so it is only ever interpolated.
+// Renders a change's `detail` by its `type` tag (core/diff/change-detail.ts); an untagged detail (a row
+// from before details were tagged) as pretty JSON. All of it is repo content, so it is only ever interpolated.
 
-type Flat = { path: string; op: string; before?: unknown; after?: unknown };
-type Scenario = { name: string; before: string; after: string; changed: boolean };
-type Tensor = { name: string; dtype: string; shape: number[] };
+type Detail<T extends ChangeDetail["type"]> = Extract<ChangeDetail, { type: T }>;
 
 const show = (v: unknown) =>
   v === undefined ? "" : typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v, null, 1);
-const obj = (v: unknown): Record<string, unknown> | null =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
-export function renderDetail(detail: unknown): SafeHtml {
-  const d = obj(detail);
-  if (!d) return detail === null || detail === undefined ? html`` : html`<pre>${show(detail)}</pre>`;
-  const parts: SafeHtml[] = [];
-  if (Array.isArray(d.changes)) parts.push(jsonChanges(d.changes as Flat[]));
-  if (typeof d.lineDiff === "string") parts.push(templateDiff(d));
-  if (Array.isArray(d.added) && Array.isArray(d.removed) && Array.isArray(d.reshaped)) parts.push(tensors(d));
-  if (Array.isArray(d.fields) && obj(d.added_tokens)) parts.push(renderTokenizerDiff(d as TokenizerDiff));
-  if (obj(d.after) && typeof obj(d.after)?.tensor_count === "number") parts.push(weightSummary(d));
-  return parts.length ? html`${parts}` : html`<pre>${show(detail)}</pre>`;
+export function renderDetail(stored: unknown): SafeHtml {
+  if (stored === null || stored === undefined) return html``;
+  const d = readChangeDetail(stored);
+  if (!d) return html`<pre>${show(stored)}</pre>`;
+  switch (d.type) {
+    case "json":
+      return jsonChanges(d.changes);
+    case "invalid_json":
+      return html`<p class="bad">Not valid JSON ${d.side === "after" ? "in this revision" : "before"}.</p>`;
+    case "tokenizer":
+      return renderTokenizerDiff(d);
+    case "chat_template":
+      return templateDiff(d);
+    case "weights":
+      return html`${tensors(d)}${weightSummary(d.before, d.after)}`;
+    case "weights_added":
+      return weightSummary(null, d.after);
+    case "weights_removed":
+      return html`<p class="muted">Weights removed (${d.before.tensor_count} tensors).</p>`;
+  }
 }
 
 /** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
@@ -30,11 +40,9 @@ export function fold(rows: number, table: SafeHtml): SafeHtml {
   return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
 }
 
-type Summary = { tensor_count: number; total_scalars: number; dtypes: Record<string, number> };
+type Summary = WeightsSummary;
 
-function weightSummary(d: Record<string, unknown>): SafeHtml {
-  const before = obj(d.before) as Summary | null;
-  const after = obj(d.after) as Summary;
+function weightSummary(before: Summary | null, after: Summary): SafeHtml {
   const dtypes = (s: Summary | null) =>
     s
       ? Object.entries(s.dtypes ?? {})
@@ -47,7 +55,7 @@ function weightSummary(d: Record<string, unknown>): SafeHtml {
 ${row("Tensors", (s) => String(s.tensor_count))}${row("Scalars", (s) => s.total_scalars.toLocaleString("en-US"))}${row("By dtype", dtypes)}</tbody></table>`;
 }
 
-function jsonChanges(changes: Flat[]): SafeHtml {
+function jsonChanges(changes: FlatChange[]): SafeHtml {
   if (changes.length === 0) return html`<p class="muted">No value changed.</p>`;
   return fold(
     changes.length,
@@ -69,32 +77,30 @@ function diffLines(text: string): SafeHtml {
   })}</pre>`;
 }
 
-function templateDiff(d: Record<string, unknown>): SafeHtml {
-  const scenarios = (Array.isArray(d.scenarios) ? d.scenarios : []) as Scenario[];
+function templateDiff(d: Detail<"chat_template">): SafeHtml {
+  const scenarios = d.scenarios;
   const changed = scenarios.filter((s) => s.changed);
+  const verdict = describePromptVerdict(d);
+  const same = scenarios.filter((s) => !s.changed && !s.beforeError).length;
   return html`<h4>Template source${d.whitespaceOnly ? " (whitespace only)" : ""}</h4>
-${d.lineDiff ? diffLines(String(d.lineDiff)) : html`<p class="muted">Source unchanged.</p>`}
-<h4>Rendered prompts: ${d.promptChanged ? html`<span class="bad">changed</span>` : "unchanged"}</h4>
+${d.lineDiff ? diffLines(d.lineDiff) : html`<p class="muted">Source unchanged.</p>`}
+<h4>Rendered prompts: ${d.prompt.verdict === "changed" ? html`<span class="bad">${verdict}</span>` : verdict}</h4>
 ${changed.map(
   (s) => html`<h5>${s.name}</h5><table class="prompt"><tr><th>Before</th><th>After</th></tr>
 <tr><td class="del"><pre>${s.before}</pre></td><td class="add"><pre>${s.after}</pre></td></tr></table>`,
 )}
-${scenarios.length > changed.length ? html`<p class="muted">${scenarios.length - changed.length} scenario(s) render the same.</p>` : ""}`;
+${same > 0 ? html`<p class="muted">${same} scenario(s) render the same.</p>` : ""}`;
 }
 
-function tensors(d: Record<string, unknown>): SafeHtml {
+function tensors(d: Detail<"weights">): SafeHtml {
   const row = (kind: string, name: string, before: string, after: string) =>
     html`<tr><td>${kind}</td><td><code>${name}</code></td><td>${before}</td><td>${after}</td></tr>`;
-  const fmt = (t: Tensor) => `${t.dtype} [${t.shape.join(", ")}]`;
+  const fmt = (t: TensorInfo) => `${t.dtype} [${t.shape.join(", ")}]`;
   const rows = [
-    ...(d.added as Tensor[]).map((t) => row("added", t.name, "", fmt(t))),
-    ...(d.removed as Tensor[]).map((t) => row("removed", t.name, fmt(t), "")),
-    ...(d.reshaped as { name: string; before: number[]; after: number[] }[]).map((t) =>
-      row("reshaped", t.name, `[${t.before.join(", ")}]`, `[${t.after.join(", ")}]`),
-    ),
-    ...((d.retyped ?? []) as { name: string; before: string; after: string }[]).map((t) =>
-      row("retyped", t.name, t.before, t.after),
-    ),
+    ...d.added.map((t) => row("added", t.name, "", fmt(t))),
+    ...d.removed.map((t) => row("removed", t.name, fmt(t), "")),
+    ...d.reshaped.map((t) => row("reshaped", t.name, `[${t.before.join(", ")}]`, `[${t.after.join(", ")}]`)),
+    ...d.retyped.map((t) => row("retyped", t.name, t.before, t.after)),
   ];
   return rows.length
     ? fold(

@@ -28,6 +28,8 @@ export type RevisionPageData = {
   /** The revision the estimate is compared with: the nearest earlier one with an estimate. */
   comparedWith: { sha: string } | null;
   changes: Change[];
+  /** What the revision changes in how the model behaves (prompt, EOS, ...), one per kind. */
+  behavior: { kind: string; summary: string }[];
   estimate: Est;
   previousEstimate: Est;
   /** Header `__metadata__` of both sides, loaded only when the weights changed. */
@@ -45,6 +47,7 @@ ${d.previous ? html` · previous <a href="${base}/revisions/${d.previous.sha}"><
 ${r.error ? html`<p class="bad">${r.error}</p>` : ""}
 <h2>Estimate${d.comparedWith ? html` vs <a href="${base}/revisions/${d.comparedWith.sha}"><code>${d.comparedWith.sha.slice(0, 12)}</code></a>` : ""}</h2>
 ${renderEstimateComparison(d.estimate, d.previousEstimate)}
+${d.behavior.length > 0 ? html`<h2>Behaviour</h2><ul class="behavior">${d.behavior.map((b) => html`<li><span class="chip">${b.kind.replaceAll("_", " ")}</span> ${b.summary}</li>`)}</ul>` : ""}
 <h2>Changes</h2>
 ${d.changes.length === 0 ? html`<p class="muted">No tracked file changed.</p>` : ""}
 ${d.changes.map(

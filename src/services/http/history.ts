@@ -1,4 +1,5 @@
 import type { Db } from "../../db/types.ts";
+import { listBehaviorChangesByRevision } from "../../repositories/behavior-changes.repository.ts";
 import {
   changeSummaries,
   changesWithDetail,
@@ -45,8 +46,9 @@ export async function loadRevision(db: Db, name: string, sha: string) {
     previousRevision(db, repo.id, revision.seq),
     previousEstimatedRevision(db, repo.id, revision.seq),
   ]);
-  const [changes, estimates] = await Promise.all([
+  const [changes, behavior, estimates] = await Promise.all([
     changesWithDetail(db, revision.id),
+    listBehaviorChangesByRevision(db, revision.id),
     latestEstimates(db, compared ? [revision.id, compared.id] : [revision.id]),
   ]);
   const weightsChanged = changes.some((c) => c.category === "weights");
@@ -55,6 +57,7 @@ export async function loadRevision(db: Db, name: string, sha: string) {
     revision,
     previous,
     changes,
+    behavior,
     weightMetadata: weightsChanged ? await loadWeightMetadata(db, revision.id, previous?.id) : null,
     estimate: estimates.get(revision.id),
     comparedWith: compared,

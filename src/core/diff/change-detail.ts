@@ -1,0 +1,46 @@
+import { z } from "zod";
+import type { ChatTemplateDiff } from "./chat-diff.ts";
+import type { FlatChange } from "./json.ts";
+import type { TokenizerSummaryDiff } from "./tokenizer.ts";
+import type { WeightsDiff, WeightsSummary } from "./weights.ts";
+
+/**
+ * What a `changes` row's `detail` holds, told apart by `type`: the change builders write these
+ * and the views read them, nothing else guesses at a shape.
+ */
+export type ChangeDetail =
+  /** A JSON file's leaf changes (config.json, generation_config.json, tokenizer_config.json, ...). */
+  | { type: "json"; changes: FlatChange[] }
+  /** The JSON file does not parse (`side`: which version). */
+  | { type: "invalid_json"; side: "before" | "after" }
+  /** tokenizer.json, through its stored summary. */
+  | ({ type: "tokenizer" } & TokenizerSummaryDiff)
+  /** One named chat template: source diff, rendered prompts and verdict. */
+  | ({ type: "chat_template" } & ChatTemplateDiff)
+  /** All safetensors files together: tensor changes plus both summaries. */
+  | ({ type: "weights" } & WeightsDiff & { before: WeightsSummary; after: WeightsSummary })
+  | { type: "weights_added"; after: WeightsSummary }
+  | { type: "weights_removed"; before: WeightsSummary };
+
+export type ChangeDetailType = ChangeDetail["type"];
+
+export const CHANGE_DETAIL_TYPES = [
+  "json",
+  "invalid_json",
+  "tokenizer",
+  "chat_template",
+  "weights",
+  "weights_added",
+  "weights_removed",
+] as const satisfies readonly ChangeDetailType[];
+
+const Tagged = z.object({ type: z.enum(CHANGE_DETAIL_TYPES) });
+
+/**
+ * A stored `detail` as a ChangeDetail, or null when it carries no known tag (none recorded, or a row
+ * written before details were tagged: the revision's next reprocessing rewrites it). The builders are
+ * the only writers, so the tag decides the shape.
+ */
+export function readChangeDetail(stored: unknown): ChangeDetail | null {
+  return Tagged.safeParse(stored).success ? (stored as ChangeDetail) : null;
+}
