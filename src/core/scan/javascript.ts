@@ -44,7 +44,7 @@ function propertyNamed(obj: SyntaxNode, name: string, text: string): SyntaxNode 
 /** The options object after the model argument: `{ revision: "..." }`, or where to add one. */
 function revisionOf(call: Call, model: SyntaxNode, text: string): RevisionInfo {
   const args = childrenOf(call.argList);
-  const options = args[args.indexOf(model) + 1];
+  const options = args[args.findIndex((a) => a.from === model.from) + 1];
   const q = quoteOf(model, text);
   if (!options) {
     return {

@@ -201,10 +201,16 @@ export function argvReferences(
     return ref ? [ref] : [];
   }
   const argv = stripPrefix(words, env);
-  if (["docker", "podman"].includes(argv[0]?.value ?? "")) dockerEnv(argv, env);
+  const out: FoundReference[] = [];
+  if (["docker", "podman"].includes(argv[0]?.value ?? "")) {
+    // A container's `-e` settings pair only with each other: the script's own variables stay outside.
+    const containerEnv: Word[] = [];
+    dockerEnv(argv, containerEnv);
+    out.push(...envReferences(envEntries(containerEnv), syntax));
+  }
   const tool = toolOf(argv);
   const ref = tool ? toolReference(tool.tool, tool.rest, syntax, insert) : scriptFlagReference(argv, syntax);
-  return ref ? [ref] : [];
+  return ref ? [...out, ref] : out;
 }
 
 export function envEntries(words: Word[]): EnvEntry[] {
