@@ -93,7 +93,7 @@ describe("env files", () => {
       "OPENAI_MODEL=openai/gpt-4o",
       "DATASET_ID=HuggingFaceFW/fineweb",
       "HUB_MODEL_ID=acme/pushed",
-      "MODEL=${BASE}/x",
+      "MODEL=$BASE/x",
     ].join("\n");
     expect(scan(src, ".env")).toEqual([
       "1:10 Qwen/Qwen3-8B@- floating MODEL_ID",
