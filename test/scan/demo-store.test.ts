@@ -144,7 +144,9 @@ describe("scan against the demo store", () => {
     expect(batches).toHaveLength(1);
     // app.py:3 and clean.py:1 load the same commit: one query for both; the unwatched repo has no commit.
     expect(batches[0]).toHaveLength(scanned.references.length - 2);
-    expect(batches[0]).toContainEqual({ package: { purl: `pkg:huggingface/${closed.repo}@${closed.introduced}` } });
+    expect(batches[0]).toContainEqual({
+      package: { purl: `pkg:huggingface/${closed.repo}@${closed.introduced}` },
+    });
   });
 
   it("exits 0 when nothing fails, and --fail-on floating fails on a floating reference", async () => {
@@ -160,7 +162,10 @@ describe("scan against the demo store", () => {
     const log = JSON.parse(out);
     expect(sarifErrors(log)).toEqual([]);
     const refs = json((await scan({})).out).references;
-    const results = log.runs[0].results as { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[];
+    const results = log.runs[0].results as {
+      ruleId: string;
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[];
+    }[];
     const hits = refs.flatMap((r) => r.advisories.map((a) => `${a.id} ${r.file}:${r.line}`));
     const floating = refs.filter((r) => r.floating).map((r) => `${FLOATING_RULE_ID} ${r.file}:${r.line}`);
     const where = (r: (typeof results)[number]) =>
@@ -186,7 +191,9 @@ describe("scan against the demo store", () => {
       expect(code).toBe(1);
       const remote = json(out).references;
       const pinned = (refs: CheckedReference[]) =>
-        refs.filter((r) => !r.floating && r.revisionKind === "sha").map((r) => [r.file, r.line, r.advisories]);
+        refs
+          .filter((r) => !r.floating && r.revisionKind === "sha")
+          .map((r) => [r.file, r.line, r.advisories]);
       expect(pinned(remote)).toEqual(pinned(local));
       // Offline, an API gives no heads: floating references are reported but not checked.
       expect(remote.find((r) => r.file === "deploy/serve.sh")).toMatchObject({ status: "head-unknown" });

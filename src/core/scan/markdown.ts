@@ -1,5 +1,6 @@
 import { parser } from "@lezer/markdown";
 import type { FileKind } from "./file-kind.ts";
+import { shiftFound } from "./found.ts";
 import type { FoundReference } from "./types.ts";
 
 /** Fence languages as READMEs label them; unlabeled fences are read as shell and Python. */
@@ -35,13 +36,6 @@ const FENCE_LANGUAGES: Record<string, FileKind> = {
 };
 
 export type Finder = (kind: FileKind, text: string) => FoundReference[];
-
-/** The reference as seen from the enclosing text, `by` characters further on. */
-export function shiftFound(found: FoundReference, by: number): FoundReference {
-  const moved: FoundReference = { ...found, start: found.start + by, end: found.end + by };
-  if (found.pin) moved.pin = { ...found.pin, start: found.pin.start + by, end: found.pin.end + by };
-  return moved;
-}
 
 /** YAML front matter (`---` first line up to the next `---`): a model card's `base_model:`. */
 function frontMatter(text: string): { from: number; to: number } | null {

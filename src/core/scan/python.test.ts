@@ -71,6 +71,26 @@ describe("Python", () => {
     expect(scan(src)).toEqual([]);
   });
 
+  it("parses only statements outside docstrings and comments, nested calls and odd quoting included", () => {
+    const src = [
+      'DOC = """',
+      '>>> pipe = DiffusionPipeline.from_pretrained("doc/example")',
+      '"""',
+      "# AutoModel.from_pretrained('comment/example')",
+      'QUOTE = \'"""\'',
+      "pipe = Pipeline(",
+      '    unet=UNet.from_pretrained("acme/unet",',
+      '        subfolder="unet"),',
+      '    vae=AutoencoderKL.from_pretrained("acme/vae"))',
+      'text = "# not a comment"; tok = AutoTokenizer.from_pretrained("acme/tok")',
+    ].join("\n");
+    expect(scan(src)).toEqual([
+      "7:32 acme/unet@- floating from_pretrained",
+      "9:40 acme/vae@- floating from_pretrained",
+      "10:64 acme/tok@- floating from_pretrained",
+    ]);
+  });
+
   it("pins by adding revision= after the model argument, or by replacing main", () => {
     const src =
       "m = AutoModel.from_pretrained(MODEL, trust_remote_code=True)\np = pipeline(model='a/b', revision='main')\n";

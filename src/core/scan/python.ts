@@ -10,6 +10,8 @@ import {
   resolveValue,
 } from "./calls.ts";
 import { isModelKey, isRevisionKey } from "./config-keys.ts";
+import { shiftFound } from "./found.ts";
+import { maskPython, statementRanges } from "./python-regions.ts";
 import { type Call, type CallArg, callsIn, quoteOf, stringValue } from "./syntax-tree.ts";
 import type { FoundReference } from "./types.ts";
 
@@ -135,13 +137,27 @@ function stringNodes(tree: Tree): SyntaxNode[] {
   return out;
 }
 
+/** Every name a Python reference can hang on: loaders, `add_argument`, model-named fields, `hf-hub:`. */
+const TRIGGER =
+  /from_pretrained|pipeline|SentenceTransformer|CrossEncoder|SparseEncoder|hf_hub_download|snapshot_download|hf_hub_url|\bLLM\b|InferenceClient|add_argument|model_name_or_path|base_model|model_id|tokenizer_name|revision|hf-hub:/;
+
 /**
  * Model references in Python source: Hub loaders (`from_pretrained`, `pipeline(model=)`,
  * `SentenceTransformer`, `hf_hub_download`, vLLM's `LLM`, ...) called with a literal or a string constant,
  * defaults of model-named CLI flags and dataclass fields, and `hf-hub:` strings (timm, open_clip).
  */
-export function findPythonReferences(text: string): FoundReference[] {
-  const tree = parser.parse(text);
+export function findPythonReferences(source: string): FoundReference[] {
+  if (!TRIGGER.test(source)) return [];
+  const ranges = statementRanges(maskPython(source), TRIGGER);
+  const base = ranges[0]?.from;
+  if (base === undefined) return [];
+  // Lezer reports positions from the first range's start: parse from there and shift back at the end.
+  const text = source.slice(base);
+  const tree = parser.parse(
+    text,
+    undefined,
+    ranges.map((r) => ({ from: r.from - base, to: r.to - base })),
+  );
   const assignments = assignmentsOf(tree, text);
   const consts = constantsOf(assignments, text);
   const calls = callsIn(tree, text);
@@ -152,5 +168,5 @@ export function findPythonReferences(text: string): FoundReference[] {
   }
   out.push(...fromDefaults([...flagDefaults(calls, text), ...fieldDefaults(assignments, calls)], text));
   out.push(...hfHubStrings(stringNodes(tree), text, "python"));
-  return out;
+  return out.map((f) => shiftFound(f, base));
 }
