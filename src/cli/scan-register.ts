@@ -48,6 +48,8 @@ export function registerScanCommand(program: Command, ctx: Ctx): void {
     .option("--offline", "never ask the Hub (tags, short shas and, with --api, heads stay unresolved)")
     .option("--fix-pins", "print a diff that pins every floating reference to its head sha")
     .option("--write", "with --fix-pins: apply the diff")
+    // Usage errors exit 2, like every other error of the scan (1 means findings).
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
     .addHelpText(
       "after",
       "\nExit codes: 0 clean, 1 findings (see --fail-on), 2 errors. See docs/SCAN.md for the forms found.",
