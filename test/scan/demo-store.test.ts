@@ -23,10 +23,16 @@ import { sarifErrors } from "./sarif-schema.ts";
 // revision, upstream pushes), then a small codebase pinned inside and outside its advisories is scanned.
 
 const config = loadConfig({ LOG_LEVEL: "silent" });
-const sink = () => {
+function sink() {
   let text = "";
-  return { write: (s: string) => ((text += s), true), text: () => text };
-};
+  return {
+    write(s: string) {
+      text += s;
+      return true;
+    },
+    text: () => text,
+  };
+}
 
 type Advisory = { id: string; repo: string; introduced: string; fixed: string | null };
 
@@ -135,7 +141,13 @@ describe("scan against the demo store", () => {
     const scanned = await scanTree(["."], { cwd: tree });
     const source = storeAdvisories(store.db, "store");
     const batches: object[][] = [];
-    const counting = { ...source, querybatch: (q: object[]) => (batches.push(q), source.querybatch(q)) };
+    const counting = {
+      ...source,
+      querybatch(q: object[]) {
+        batches.push(q);
+        return source.querybatch(q);
+      },
+    };
     await checkReferences(scanned.references, scanned.stats.files, {
       advisories: counting,
       revisions: storeRevisions(store.db),
