@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
 import { type Config, loadConfig } from "../config/env.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
-import { action } from "./errors.ts";
+import { action, UsageError } from "./errors.ts";
+import { registerScanCommand } from "./scan-register.ts";
 
 // Command modules are imported when their command runs: `--help` and `watch` load no pipeline code.
 const store = () => import("./store-commands.ts");
@@ -49,9 +50,19 @@ program
 const watch = program.command("watch").description("manage watched repos");
 watch
   .command("add")
-  .argument("<repos...>", "OWNER/NAME")
+  .argument("[repos...]", "OWNER/NAME")
+  .option("--from-scan <path>", "also watch every model repo `hubwatch scan` finds under PATH")
   .description("start watching repos")
-  .action(action(async (repos: string[]) => (await store()).watchCommand(cfg(), "add", repos)));
+  .action(
+    action(async (repos: string[], opts: { fromScan?: string }) => {
+      const found = opts.fromScan
+        ? await (await import("./scan-command.ts")).reposFromScan(opts.fromScan)
+        : [];
+      if (repos.length + found.length === 0)
+        throw new UsageError("name repos to watch, or a --from-scan PATH");
+      return (await store()).watchCommand(cfg(), "add", [...new Set([...repos, ...found])]);
+    }),
+  );
 watch
   .command("rm")
   .argument("<repos...>", "OWNER/NAME")
@@ -152,5 +163,6 @@ program
   );
 
 registerAdminCommands(program, { config: cfg });
+registerScanCommand(program, { config: cfg });
 
 await program.parseAsync(process.argv);
