@@ -8,7 +8,8 @@ const FRIENDLY = new Set(["UsageError", "UserInputError"]);
 /**
  * Wraps a command action: its return value is the exit code; user mistakes and bad configuration print
  * their message (exit 2), connection failures say which service is down (exit 1), bugs print a stack.
- * A failed command exits at once: an open pool or timer must not keep a failed process alive.
+ * A failed command sets a non-zero exit code; `main.ts` exits with it once commander returns, so an
+ * open pool or timer cannot keep a failed process alive.
  */
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<number | undefined>) {
   return async (...args: A): Promise<void> => {
@@ -16,7 +17,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
       const code = await fn(...args);
       if (typeof code === "number") process.exitCode = code;
     } catch (err) {
-      process.exit(report(err));
+      process.exitCode = report(err);
     }
   };
 }

@@ -166,3 +166,5 @@ registerAdminCommands(program, { config: cfg });
 registerScanCommand(program, { config: cfg });
 
 await program.parseAsync(process.argv);
+// A failed command leaves its exit code set; exit now rather than wait on whatever it left open.
+if (typeof process.exitCode === "number" && process.exitCode !== 0) process.exit(process.exitCode);

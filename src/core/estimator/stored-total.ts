@@ -11,10 +11,18 @@ import { DTYPE_SIZE } from "./dtypes.ts";
 import type { ModelReading } from "./types.ts";
 import type { WeightBytes } from "./weights.ts";
 
-/** "parameters": scales left out, packed weights unpacked; "elements": every stored element counted too. */
-export type Counting = "parameters" | "elements";
+/**
+ * "parameters": the stored tensors, scales left out, packed weights unpacked (the Hub's safetensors.total);
+ * "elements": every stored element counted too; "module": the model's own parameters as built
+ * (model.parameters(), a count from the modeling file): no buffers, no second tied copy, nothing undeclared.
+ */
+export type Counting = "parameters" | "elements" | "module";
 
-export type StoredPart = { kind: "buffers" | "tied_copy" | "quantization"; scalars: number; note: string };
+export type StoredPart = {
+  kind: "buffers" | "tied_copy" | "quantization" | "undeclared";
+  scalars: number;
+  note: string;
+};
 
 export type ExpectedStored = {
   total: number;
@@ -59,8 +67,11 @@ export function expectedStoredTotal(
   weights: WeightBytes | null,
   o: { counting: Counting; tiedStoredTwice: boolean | null },
 ): ExpectedStored {
+  if (o.counting === "module") return { total: derived, parts: [], optional: [] };
   const { always, maybe } = bufferParts(r);
   const parts = [...always];
+  for (const w of r.undeclaredWeights ?? [])
+    maybe.push({ kind: "undeclared", scalars: w.scalars, note: `${w.name}, stored but not declared` });
   if (o.tiedStoredTwice === true && r.tiedEmbedding)
     parts.push({
       kind: "tied_copy",

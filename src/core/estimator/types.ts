@@ -105,6 +105,11 @@ export type ModelReading = {
    */
   storedBuffers?: StoredBuffer[];
   /**
+   * Weights some published checkpoints of the family store beside the model that the config does not declare
+   * and the model does not load (Qwen3-Next's mtp.* layer): parameters, so a stored total may include them.
+   */
+  undeclaredWeights?: { name: string; scalars: number }[];
+  /**
    * The quantization some readers note (moe-frame's readQuantization), with approximate bytes per weight.
    * Informational: weights, memory and fit read `quantization_config` themselves (quantization.ts, weights.ts).
    */

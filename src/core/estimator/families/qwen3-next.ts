@@ -101,18 +101,19 @@ export function readQwen3Next(cfg: ConfigView): ModelReading {
   });
   const last = ffns[ffns.length - 1]!;
   const warnings: string[] = [];
+  let undeclaredMtp = 0;
   if (mtp > 0) {
     towers.push(mtpModules(mtp, d, full, last));
     warnings.push(
       `qwen3_next: ${mtp} MTP layer(s) (mtp.*) counted in parameters, not in activations or KV cache`,
     );
   } else {
-    const one = mtpModules(1, d, full, last).nodes[0]!.params;
+    undeclaredMtp = mtpModules(1, d, full, last).nodes[0]!.params;
     warnings.push(
-      `qwen3_next: the config declares no MTP layer; Qwen3-Next-80B-A3B checkpoints store one (mtp.*, ${one} parameters) that is not counted here`,
+      `qwen3_next: the config declares no MTP layer; Qwen3-Next-80B-A3B checkpoints store one (mtp.*, ${undeclaredMtp} parameters) that is not counted here`,
     );
   }
-  return textReading({
+  const reading = textReading({
     cfg,
     family: "qwen3_next",
     hidden: d.hidden,
@@ -124,4 +125,6 @@ export function readQwen3Next(cfg: ConfigView): ModelReading {
     quantization: readQuantization(cfg),
     warnings,
   });
+  if (mtp === 0) reading.undeclaredWeights = [{ name: "mtp.* (one MTP layer)", scalars: undeclaredMtp }];
+  return reading;
 }
