@@ -2,7 +2,7 @@ import { type ChangeDetail, readChangeDetail } from "../../core/diff/change-deta
 import { describePromptVerdict } from "../../core/diff/chat-diff.ts";
 import type { FlatChange } from "../../core/diff/json.ts";
 import type { TensorInfo, WeightsSummary } from "../../core/diff/weights.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { fold, html, type SafeHtml } from "./html.ts";
 import { renderTokenizerDiff } from "./tokenizer-view.ts";
 
 // Renders a change's `detail` by its `type` tag (core/diff/change-detail.ts); an untagged detail (a row
@@ -33,11 +33,6 @@ export function renderDetail(stored: unknown): SafeHtml {
     case "weights_removed":
       return html`<p class="muted">Weights removed (${d.before.tensor_count} tensors).</p>`;
   }
-}
-
-/** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
-export function fold(rows: number, table: SafeHtml): SafeHtml {
-  return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
 }
 
 type Summary = WeightsSummary;
