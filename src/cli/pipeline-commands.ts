@@ -1,5 +1,5 @@
 import type { Config } from "../config/env.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
+import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
@@ -15,6 +15,14 @@ function requireDistributed(config: Config, command: string): void {
       `hubwatch: \`${command}\` is for distributed mode: set DATABASE_URL and REDIS_URL (embedded mode: \`hubwatch run\`)`,
     );
   }
+}
+
+/** Releases the store, then rethrows: a process refusing to start leaves nothing open. */
+function closeThenThrow(booted: Pick<Booted, "close">) {
+  return async (err: unknown): Promise<never> => {
+    await booted.close().catch(() => {});
+    throw err;
+  };
 }
 
 /**
@@ -64,6 +72,7 @@ export async function pollCommand(
 export async function schedulerCommand(config: Config): Promise<number | undefined> {
   requireDistributed(config, "scheduler");
   const booted = await bootServices(config);
+  await reachRedis(config, booted.services.log).catch(closeThenThrow(booted));
   const runner = distributedRunner(config, booted.services);
   const log = booted.services.log;
   const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
@@ -85,6 +94,7 @@ export type WorkerOptions = { concurrency?: number; lockMs?: number; stalledMs?:
 export async function workerCommand(config: Config, opts: WorkerOptions): Promise<number | undefined> {
   requireDistributed(config, "worker");
   const booted = await bootServices(config);
+  await reachRedis(config, booted.services.log).catch(closeThenThrow(booted));
   const runner = distributedRunner(config, booted.services, {
     concurrency: opts.concurrency,
     lockDurationMs: opts.lockMs,

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/env.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
+import { bootServices, isDistributed, reachRedis } from "../main/boot.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { JobRunner } from "../queue/types.ts";
@@ -84,6 +84,11 @@ export async function runServeCommand(
   await assertCanListen(listen.host ?? config.HOST, listen.port ?? config.PORT);
   const booted = await bootServices(config);
   const log = booted.services.log;
+  if (isDistributed(config))
+    await reachRedis(config, log).catch(async (err: unknown) => {
+      await booted.close().catch(() => {});
+      throw err;
+    });
   const runner = isDistributed(config)
     ? distributedRunner(config, booted.services)
     : embeddedRunner(booted.services);

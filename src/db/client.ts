@@ -15,6 +15,8 @@ export type DatabaseOptions = {
   poolSize?: number;
   /** Extra PGlite options (tests restore a migrated snapshot with loadDataDir). */
   pglite?: Omit<PGliteOptions, "dataDir">;
+  /** Told of each lost connection (a restart, a failover); default: ignored. Never throws. */
+  onConnectionError?: (err: Error) => void;
 };
 
 /**
@@ -24,10 +26,14 @@ export type DatabaseOptions = {
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    pool.on("error", () => {});
+    guardConnections(pool, options.onConnectionError ?? (() => {}));
     const db: Db = drizzlePg({ client: pool, schema });
-    await pool.query("select 1");
+    try {
+      await pool.query("select 1");
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
     return { db, kind: "pg", close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -35,4 +41,16 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
   await client.waitReady;
   const db: Db = drizzlePglite({ client, schema });
   return { db, kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * A client losing its connection emits "error"; unheard, that kills the process. The pool listens only
+ * while a client is idle and drops its listener on checkout (node-postgres issues 2439, 3202), so a
+ * restart during a transaction would crash a worker. Every client gets its own listener for its whole
+ * life: the query in flight still rejects (the job fails and retries), the pool discards the dead client
+ * on release, and the next checkout opens a new connection.
+ */
+function guardConnections(pool: pg.Pool, onError: (err: Error) => void): void {
+  pool.on("error", () => {}); // an idle client's error, already told by its own listener
+  pool.on("connect", (client) => client.on("error", onError));
 }

@@ -6,6 +6,7 @@ import type { Db, DbKind } from "../db/types.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
+import { describeUrl, pingRedis, reachWithin } from "./dependencies.ts";
 
 export type Booted = {
   services: PipelineServices;
@@ -35,10 +36,8 @@ export function createLogger(config: Config): Logger {
  * HUBWATCH_DATA_DIR), migrated; the Hub client; a logger. `close` releases the store.
  */
 export async function bootServices(config: Config, opts: BootOptions = {}): Promise<Booted> {
-  const handle = await createDatabase(
-    opts.database ??
-      (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR }),
-  );
+  const log = opts.log ?? createLogger(config);
+  const handle = await openStore(config, opts.database, log);
   let migrations: MigrationReport;
   try {
     migrations = await migrateDatabase(handle.db, handle.kind);
@@ -46,8 +45,31 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     await handle.close();
     throw err;
   }
-  const { services, hub } = servicesFor(config, handle.db, opts);
+  const { services, hub } = servicesFor(config, handle.db, { ...opts, log });
   return { services, kind: handle.kind, migrations, hub, close: () => handle.close() };
+}
+
+/**
+ * The store, retried for HUBWATCH_START_TIMEOUT_S when it is PostgreSQL (it may start after us), each
+ * lost connection later logged as one warning line.
+ */
+async function openStore(config: Config, database: DatabaseOptions | undefined, log: Logger) {
+  const options: DatabaseOptions =
+    database ??
+    (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR });
+  if (!options.databaseUrl) return createDatabase(options);
+  const url = options.databaseUrl;
+  return reachWithin(
+    `PostgreSQL at ${describeUrl(url)}`,
+    config.HUBWATCH_START_TIMEOUT_S * 1000,
+    () =>
+      createDatabase({
+        ...options,
+        onConnectionError: (err) =>
+          log.warn({ dependency: "postgresql", err: err.message }, "connection lost"),
+      }),
+    (message) => log.warn({ dependency: "postgresql" }, message),
+  );
 }
 
 /** The services bag over an open store (tests pass their own database handle). */
@@ -66,6 +88,18 @@ export function servicesFor(
     fetch: globalThis.fetch,
   };
   return { services, hub };
+}
+
+/** Redis reached within HUBWATCH_START_TIMEOUT_S (distributed mode), or an UnreachableError. */
+export async function reachRedis(config: Config, log: Logger): Promise<void> {
+  const url = config.REDIS_URL;
+  if (!url) return;
+  await reachWithin(
+    `Redis at ${describeUrl(url)}`,
+    config.HUBWATCH_START_TIMEOUT_S * 1000,
+    () => pingRedis(url),
+    (message) => log.warn({ dependency: "redis" }, message),
+  );
 }
 
 /** Distributed mode needs both a shared store and a shared queue. */

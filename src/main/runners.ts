@@ -19,8 +19,39 @@ export function distributedRunner(
     ...opts,
     concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY,
     onFailed: (f) =>
-      services.log[f.final ? "error" : "warn"]({ job: f.name, jobId: f.jobId, err: f.error }, "job failed"),
+      services.log[f.final ? "error" : "warn"](
+        {
+          job: f.name,
+          jobId: f.jobId,
+          err: f.error,
+          attempts: f.attempts,
+          final: f.final,
+          payload: f.payload,
+        },
+        "job failed",
+      ),
+    onConnectionError: onceEvery(10_000, (source, error, heldBack) =>
+      services.log.warn({ dependency: "redis", source, err: error, heldBack }, "connection error"),
+    ),
   });
+}
+
+/**
+ * An outage makes every connection report the same error many times a second: pass on the first one
+ * per source, then at most one per `ms`, with how many were held back.
+ */
+function onceEvery(ms: number, report: (source: string, error: string, heldBack?: number) => void) {
+  const last = new Map<string, { at: number; held: number }>();
+  return (source: string, error: string) => {
+    const seen = last.get(source);
+    const now = Date.now();
+    if (seen && now - seen.at < ms) {
+      seen.held += 1;
+      return;
+    }
+    report(source, error, seen?.held);
+    last.set(source, { at: now, held: 0 });
+  };
 }
 
 /** In-process runner for embedded mode: the same registry and handlers, in this process. */
