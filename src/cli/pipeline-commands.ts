@@ -1,5 +1,6 @@
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { startOpsServer } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
@@ -73,12 +74,19 @@ export async function schedulerCommand(config: Config): Promise<number | undefin
   requireDistributed(config, "scheduler");
   const booted = await bootServices(config);
   await reachRedis(config, booted.services.log).catch(closeThenThrow(booted));
-  const runner = distributedRunner(config, booted.services);
+  const runner = distributedRunner(config, booted.services, { metrics: booted.metrics });
   const log = booted.services.log;
+  const stopOps = await startOpsServer(config, booted.services.db, booted.metrics, log).catch(
+    async (err: unknown) => {
+      await runner.close();
+      return closeThenThrow(booted)(err);
+    },
+  );
   const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
   log.info({ cron: config.HUBWATCH_POLL_CRON }, "scheduler started");
   onShutdown(
     async () => {
+      await stopOps();
       await scheduler.stop();
       await runner.close();
       await booted.close();
@@ -99,12 +107,20 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
     concurrency: opts.concurrency,
     lockDurationMs: opts.lockMs,
     stalledIntervalMs: opts.stalledMs,
+    metrics: booted.metrics,
   });
-  await runner.start();
   const log = booted.services.log;
+  const stopOps = await startOpsServer(config, booted.services.db, booted.metrics, log).catch(
+    async (err: unknown) => {
+      await runner.close();
+      return closeThenThrow(booted)(err);
+    },
+  );
+  await runner.start();
   log.info({ concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY }, "worker started");
   onShutdown(
     async () => {
+      await stopOps();
       await runner.close();
       await booted.close();
     },

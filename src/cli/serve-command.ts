@@ -3,7 +3,9 @@ import type { Logger } from "pino";
 import type { Config } from "../config/env.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
+import type { AppDeps } from "../http/deps.ts";
 import { bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { readiness } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { JobRunner } from "../queue/types.ts";
@@ -14,6 +16,9 @@ export type StartServerOptions = {
   db: Db;
   /** Producer for Hub-webhook polls and webhook deliveries; the caller owns (starts, closes) it. */
   runner?: Pick<JobRunner, "enqueue">;
+  /** `/readyz` checks and `/metrics` (the serve command passes both; the demo neither). */
+  ready?: AppDeps["ready"];
+  metrics?: AppDeps["metrics"];
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
   host?: string;
   port?: number;
@@ -32,6 +37,8 @@ export async function startServer(
     hubWebhookSecret: config.HUB_WEBHOOK_SECRET,
     allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
     log: opts.log,
+    ready: opts.ready,
+    metrics: opts.metrics,
   });
   const host = opts.host ?? config.HOST;
   const port = opts.port ?? config.PORT;
@@ -90,12 +97,20 @@ export async function runServeCommand(
       throw err;
     });
   const runner = isDistributed(config)
-    ? distributedRunner(config, booted.services)
-    : embeddedRunner(booted.services);
+    ? distributedRunner(config, booted.services, { metrics: booted.metrics })
+    : embeddedRunner(booted.services, { metrics: booted.metrics });
   if (!isDistributed(config)) await runner.start();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ config, db: booted.services.db, runner, log, ...listen });
+    server = await startServer({
+      config,
+      db: booted.services.db,
+      runner,
+      log,
+      ready: readiness(config, booted.services.db),
+      metrics: booted.metrics.registry,
+      ...listen,
+    });
   } catch (err) {
     await runner.close();
     await booted.close();

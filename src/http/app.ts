@@ -1,9 +1,11 @@
 import rateLimit from "@fastify/rate-limit";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDeps } from "./deps.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
+import { opsRoutes } from "./routes/ops.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
 import { osvFeedRoutes } from "./routes/osv-feed.ts";
 import { pageRoutes } from "./routes/pages.ts";
@@ -47,6 +49,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(status).send({ error: message });
   });
   app.get("/healthz", async () => ({ ok: true }));
+  await app.register(opsRoutes({ ready: deps.ready ?? storeOnly(deps), metrics: deps.metrics }));
   await app.register(osvApiRoutes(deps));
   await app.register(osvFeedRoutes(deps));
   await app.register(badgeRoutes(deps));
@@ -54,4 +57,16 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
   return app;
+}
+
+/** Readiness when the caller named no checks: the store answers a trivial query. */
+function storeOnly(deps: AppDeps) {
+  return async () => {
+    try {
+      await deps.db.execute(sql`select 1`);
+      return [{ name: "postgresql", ok: true }];
+    } catch (err) {
+      return [{ name: "postgresql", ok: false, error: err instanceof Error ? err.message : String(err) }];
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/types.ts";
 import type { Enqueue } from "../queue/types.ts";
+import type { OpsDeps } from "./routes/ops.ts";
 
 /** Everything the HTTP app needs, built by the caller (serve command, demo, tests). */
 export type AppDeps = {
@@ -21,6 +22,10 @@ export type AppDeps = {
   badgeCacheMs?: number;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
   osvPageSize?: number;
+  /** `/readyz` checks; absent: PostgreSQL only, through `db`. */
+  ready?: OpsDeps["ready"];
+  /** Served at `/metrics` when given. */
+  metrics?: OpsDeps["metrics"];
   /** Retry schedule for webhook deliveries (tests shorten it). */
   webhookRetryDelaysMs?: readonly number[];
 };

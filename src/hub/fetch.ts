@@ -25,6 +25,8 @@ export type HubOptions = {
   /** First backoff in ms, doubled per attempt, with jitter (default 250). */
   retryBaseMs?: number;
   counter?: RequestCounter;
+  /** Told of every answer (status 0: none came), e.g. for metrics. */
+  onResponse?: (url: string, status: number, headers?: Headers) => void;
 };
 
 export const DEFAULT_HUB_URL = "https://huggingface.co";
@@ -57,8 +59,10 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     try {
       res = await base(input, { ...init, signal });
     } catch (err) {
+      opts.onResponse?.(url, 0);
       throw toHubError(err, url);
     }
+    opts.onResponse?.(url, res.status, res.headers);
     counter.byStatus[res.status] = (counter.byStatus[res.status] ?? 0) + 1;
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});

@@ -4,6 +4,8 @@ import { createDatabase, type DatabaseOptions } from "../db/client.ts";
 import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
+import { createMetrics, type Metrics } from "../ops/metrics.ts";
+import { storeFigures } from "../repositories/ops.repository.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
 import { describeUrl, pingRedis, reachWithin } from "./dependencies.ts";
@@ -15,6 +17,8 @@ export type Booted = {
   migrations: MigrationReport;
   /** The Hub client, for its request counter. */
   hub: HubClient;
+  /** This process's /metrics: Hub requests, job timings, and the store's figures at scrape time. */
+  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -45,8 +49,9 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     await handle.close();
     throw err;
   }
-  const { services, hub } = servicesFor(config, handle.db, { ...opts, log });
-  return { services, kind: handle.kind, migrations, hub, close: () => handle.close() };
+  const metrics = createMetrics({ store: () => storeFigures(handle.db) });
+  const { services, hub } = servicesFor(config, handle.db, { ...opts, log, metrics });
+  return { services, kind: handle.kind, migrations, hub, metrics, close: () => handle.close() };
 }
 
 /**
@@ -76,9 +81,13 @@ async function openStore(config: Config, database: DatabaseOptions | undefined, 
 export function servicesFor(
   config: Config,
   db: Db,
-  opts: Pick<BootOptions, "hubUrl" | "log"> = {},
+  opts: Pick<BootOptions, "hubUrl" | "log"> & { metrics?: Metrics } = {},
 ): { services: PipelineServices; hub: HubClient } {
-  const hub = createHubClient({ hubUrl: opts.hubUrl ?? config.HF_ENDPOINT, accessToken: config.HF_TOKEN });
+  const hub = createHubClient({
+    hubUrl: opts.hubUrl ?? config.HF_ENDPOINT,
+    accessToken: config.HF_TOKEN,
+    ...(opts.metrics && { onResponse: opts.metrics.hubResponse }),
+  });
   const services: PipelineServices = {
     config,
     db,

@@ -1,18 +1,25 @@
 import { jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
+import { type FailedJobs, failedJobs } from "../ops/failed-jobs.ts";
+import { instrumentJobs } from "../ops/instrument.ts";
+import type { Metrics } from "../ops/metrics.ts";
 import { type BullmqRunner, createBullmqRunner } from "../queue/bullmq-runner.ts";
 import { createInProcessRunner, type InProcessRunner } from "../queue/in-process-runner.ts";
+import { QUEUE_NAMES } from "../queue/types.ts";
 import type { PipelineServices } from "../services/deps.ts";
 
 /** BullMQ runner over REDIS_URL with the job registry; `start()` it to consume (worker processes). */
 export function distributedRunner(
   config: Config,
   services: PipelineServices,
-  opts: { concurrency?: number; lockDurationMs?: number; stalledIntervalMs?: number } = {},
-): BullmqRunner {
+  opts: { concurrency?: number; lockDurationMs?: number; stalledIntervalMs?: number; metrics?: Metrics } = {},
+): BullmqRunner & { failedJobs: FailedJobs } {
   if (!config.REDIS_URL) throw new Error("hubwatch: REDIS_URL is not set (distributed mode needs it)");
-  return createBullmqRunner({
-    jobs,
+  const { metrics, ...timings } = opts;
+  const history = failedJobs(config.REDIS_URL, config.HUBWATCH_QUEUE_PREFIX);
+  const queueOf = new Map(jobs.map((j) => [j.name, j.queue]));
+  const runner = createBullmqRunner({
+    jobs: metrics ? instrumentJobs(jobs, metrics) : jobs,
     services,
     redisUrl: config.REDIS_URL,
     prefix: config.HUBWATCH_QUEUE_PREFIX,
@@ -34,6 +41,15 @@ export function distributedRunner(
       services.log.warn({ dependency: "redis", source, err: error, heldBack }, "connection error"),
     ),
   });
+  if (metrics) metrics.sources.queues = () => history.counts(QUEUE_NAMES);
+  return {
+    ...runner,
+    failedJobs: history,
+    async close() {
+      await runner.close();
+      await history.close();
+    },
+  };
 }
 
 /**
@@ -57,10 +73,10 @@ function onceEvery(ms: number, report: (source: string, error: string, heldBack?
 /** In-process runner for embedded mode: the same registry and handlers, in this process. */
 export function embeddedRunner(
   services: PipelineServices,
-  opts: { concurrency?: number } = {},
+  opts: { concurrency?: number; metrics?: Metrics } = {},
 ): InProcessRunner {
   return createInProcessRunner({
-    jobs,
+    jobs: opts.metrics ? instrumentJobs(jobs, opts.metrics) : jobs,
     services,
     concurrency: opts.concurrency ?? services.config.HUBWATCH_WORKER_CONCURRENCY,
     onFailed: (f) =>
