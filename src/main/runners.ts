@@ -23,20 +23,22 @@ export function distributedRunner(
     services,
     redisUrl: config.REDIS_URL,
     prefix: config.HUBWATCH_QUEUE_PREFIX,
-    ...opts,
+    ...timings,
     concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY,
-    onFailed: (f) =>
-      services.log[f.final ? "error" : "warn"](
-        {
-          job: f.name,
-          jobId: f.jobId,
-          err: f.error,
-          attempts: f.attempts,
-          final: f.final,
-          payload: f.payload,
-        },
+    onFailed: (f) => {
+      const { name, jobId, error, attempts, final, payload } = f;
+      services.log[final ? "error" : "warn"](
+        { job: name, jobId, err: error, attempts, final, payload },
         "job failed",
-      ),
+      );
+      if (!final) return;
+      const entry = { queue: queueOf.get(name) ?? "unknown", name, jobId, payload, error };
+      history
+        .record({ ...entry, attempts: attempts ?? 0, failedAt: new Date().toISOString() })
+        .catch((err: unknown) =>
+          services.log.warn({ err: String(err), jobId }, "failed-job history not written"),
+        );
+    },
     onConnectionError: onceEvery(10_000, (source, error, heldBack) =>
       services.log.warn({ dependency: "redis", source, err: error, heldBack }, "connection error"),
     ),
