@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { type Config, loadConfig } from "../config/env.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { action, UsageError } from "./errors.ts";
+import { registerFailedCommands } from "./failed-commands.ts";
 import { registerScanCommand } from "./scan-register.ts";
 
 // Command modules are imported when their command runs: `--help` and `watch` load no pipeline code.
@@ -163,6 +164,7 @@ program
   );
 
 registerAdminCommands(program, { config: cfg });
+registerFailedCommands(program, { config: cfg });
 registerScanCommand(program, { config: cfg });
 
 await program.parseAsync(process.argv);

@@ -19,6 +19,7 @@ export type StartServerOptions = {
   /** `/readyz` checks and `/metrics` (the serve command passes both; the demo neither). */
   ready?: AppDeps["ready"];
   metrics?: AppDeps["metrics"];
+  failedJobs?: AppDeps["failedJobs"];
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
   host?: string;
   port?: number;
@@ -39,6 +40,7 @@ export async function startServer(
     log: opts.log,
     ready: opts.ready,
     metrics: opts.metrics,
+    failedJobs: opts.failedJobs,
   });
   const host = opts.host ?? config.HOST;
   const port = opts.port ?? config.PORT;
@@ -109,6 +111,7 @@ export async function runServeCommand(
       log,
       ready: readiness(config, booted.services.db),
       metrics: booted.metrics.registry,
+      ...("failedJobs" in runner && { failedJobs: runner.failedJobs }),
       ...listen,
     });
   } catch (err) {

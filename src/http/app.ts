@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AppDeps } from "./deps.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
+import { failedApiRoutes } from "./routes/failed-api.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
@@ -56,6 +57,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pageRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
+  await app.register(failedApiRoutes(deps));
   return app;
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../db/types.ts";
+import type { FailedJobs } from "../ops/failed-jobs.ts";
 import type { Enqueue } from "../queue/types.ts";
 import type { OpsDeps } from "./routes/ops.ts";
 
@@ -24,6 +25,8 @@ export type AppDeps = {
   osvPageSize?: number;
   /** `/readyz` checks; absent: PostgreSQL only, through `db`. */
   ready?: OpsDeps["ready"];
+  /** Jobs that failed for good (distributed mode), for `/api/failed`. */
+  failedJobs?: FailedJobs;
   /** Served at `/metrics` when given. */
   metrics?: OpsDeps["metrics"];
   /** Retry schedule for webhook deliveries (tests shorten it). */
