@@ -59,7 +59,7 @@ async function openDemo(config: Config, outDir: string): Promise<Demo> {
   const level = config.LOG_LEVEL === "info" ? "error" : config.LOG_LEVEL;
   const log: Logger = pino({ level }, pino.destination(2));
   const booted = await bootServices(config, { hubUrl: hub.url, database: { dataDir: dbDir }, log });
-  return { hub, booted, runner: embeddedRunner(booted.services), log, dbDir };
+  return { hub, booted, runner: embeddedRunner(booted.services, { metrics: booted.metrics }), log, dbDir };
 }
 
 type Costs = { first: HubCost; idle: HubCost; update: HubCost; repos: number };
@@ -138,7 +138,13 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
 async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
-  const server = await startServer({ config, db: booted.services.db, runner, log });
+  const server = await startServer({
+    config,
+    db: booted.services.db,
+    runner,
+    log,
+    metrics: booted.metrics.registry,
+  });
   process.stdout.write(`hubwatch demo: serving the results on ${server.url} (Ctrl-C to stop)\n`);
   onShutdown(async () => {
     await server.close();

@@ -47,7 +47,7 @@ export async function pollCommand(
       return 0;
     }
     const before = await progressCounts(s.db);
-    const runner = embeddedRunner(s);
+    const runner = embeddedRunner(s, { metrics: booted.metrics });
     await runner.start();
     await runner.enqueue("poll-all", {});
     await runner.idle();
@@ -132,7 +132,7 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
 /** `hubwatch run`: embedded all-in-one: scheduler ticks and the in-process runner, polling at start too. */
 export async function runCommand(config: Config): Promise<number | undefined> {
   const booted = await bootServices(config);
-  const runner = embeddedRunner(booted.services);
+  const runner = embeddedRunner(booted.services, { metrics: booted.metrics });
   const log = booted.services.log;
   await runner.start();
   const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));

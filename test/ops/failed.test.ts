@@ -48,12 +48,24 @@ describe("failed revisions", () => {
 
     hub.setFault({ kind: "safetensors", mode: "truncate", times: 1, repo: A });
     expect((await hubwatch(["watch", "add", A], env)).code).toBe(0);
-    const poll = await hubwatch(["poll", "--once"], env);
-    expect(poll.stderr).toBe("");
+    const poll = await hubwatch(["poll", "--once"], { ...env, LOG_LEVEL: "info" });
     const { rows: failed } = await sql.query("select sha, error from revisions where status = 'failed'");
     expect(failed).toHaveLength(1);
     const sha = failed[0].sha as string;
     expect(failed[0].error).toMatch(/^bad_header: /);
+    // Logs: JSON only, one event a line; one line per revision processed, with its outcome and timing.
+    const events = poll.stderr
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const processed = events.filter((e) => e.msg === "revision processed");
+    expect(processed.map((e) => e.outcome).sort()).toEqual(["done", "done", "done", "failed"]);
+    for (const e of processed) {
+      expect(e).toMatchObject({ repo: A, job: "advance-repo", jobId: expect.any(String) });
+      expect(e.sha).toMatch(/^[0-9a-f]{40}$/);
+      expect(e.total).toEqual(expect.any(Number));
+    }
+    expect(processed.find((e) => e.outcome === "failed")).toMatchObject({ sha, level: 40 });
 
     const ls = await hubwatch(["failed", "ls"], env);
     expect(ls.code).toBe(0);
