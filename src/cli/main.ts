@@ -99,8 +99,15 @@ program
 
 program
   .command("run")
-  .description("embedded all-in-one: scheduler and workers in this process")
-  .action(action(async () => (await pipeline()).runCommand(cfg())));
+  .description("embedded all-in-one: scheduler, workers and the HTTP server (pages, APIs) in this process")
+  .option("--host <host>", "address to listen on (default: HOST)")
+  .option("--port <port>", "port to listen on, 0 for any free port (default: PORT)", port)
+  .option("--no-serve", "do not serve HTTP")
+  .action(
+    action(async (opts: { host?: string; port?: number; serve?: boolean }) =>
+      (await pipeline()).runCommand(cfg(), opts),
+    ),
+  );
 
 program
   .command("estimate")

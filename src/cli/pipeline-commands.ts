@@ -1,12 +1,13 @@
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
-import { startOpsServer } from "../main/ops-server.ts";
+import { readiness, startOpsServer } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import { listWatchedRepos } from "../services/watch-repos.ts";
 import { progressCounts } from "./demo-report.ts";
 import { UsageError } from "./errors.ts";
+import { assertCanListen, startServer } from "./serve-command.ts";
 
 type Out = { write(s: string): unknown };
 
@@ -129,17 +130,42 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
   return undefined;
 }
 
-/** `hubwatch run`: embedded all-in-one: scheduler ticks and the in-process runner, polling at start too. */
-export async function runCommand(config: Config): Promise<number | undefined> {
+/**
+ * `hubwatch run`: embedded all-in-one: scheduler ticks, the in-process runner (polling at start too) and
+ * the HTTP surfaces (`serve`'s pages, APIs, probes and metrics), so one process owns the PGlite folder.
+ */
+export async function runCommand(
+  config: Config,
+  listen: { host?: string; port?: number; serve?: boolean } = {},
+): Promise<number | undefined> {
+  const serving = listen.serve !== false;
+  if (serving) await assertCanListen(listen.host ?? config.HOST, listen.port ?? config.PORT);
   const booted = await bootServices(config);
   const runner = embeddedRunner(booted.services, { metrics: booted.metrics });
   const log = booted.services.log;
   await runner.start();
+  const server = serving
+    ? await startServer({
+        config,
+        db: booted.services.db,
+        runner,
+        log,
+        ready: readiness(config, booted.services.db),
+        metrics: booted.metrics.registry,
+        host: listen.host,
+        port: listen.port,
+      }).catch(async (err: unknown) => {
+        await runner.close();
+        return closeThenThrow(booted)(err);
+      })
+    : undefined;
   const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
   await runner.enqueue("poll-all", {});
-  log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind }, "running (embedded)");
+  if (server) process.stdout.write(`hubwatch: running (embedded), serving on ${server.url}\n`);
+  log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind, url: server?.url }, "running (embedded)");
   onShutdown(
     async () => {
+      await server?.close();
       await scheduler.stop();
       await runner.close();
       await booted.close();

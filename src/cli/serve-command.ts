@@ -55,7 +55,7 @@ export async function startServer(
 }
 
 /** Binds and releases the address, so a busy port is reported before anything else starts. */
-async function assertCanListen(host: string, port: number): Promise<void> {
+export async function assertCanListen(host: string, port: number): Promise<void> {
   const probe = createServer();
   try {
     await new Promise<void>((resolve, reject) => {

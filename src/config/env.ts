@@ -31,10 +31,9 @@ export const Env = z.object({
       .regex(/^rediss?:\/\/\S+$/, "expected a redis:// or rediss:// URL")
       .optional(),
   ).describe("redis:// URL for BullMQ in distributed mode. Unset: in-process runner."),
-  HUBWATCH_DATA_DIR: z
-    .string()
-    .default(".hubwatch")
-    .describe("Where embedded mode keeps its PGlite database."),
+  HUBWATCH_DATA_DIR: unsetIfEmpty(z.string().default(".hubwatch")).describe(
+    "Where embedded mode keeps its PGlite database.",
+  ),
   HUBWATCH_POLL_CRON: z
     .string()
     .default("*/15 * * * *")

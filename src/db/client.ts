@@ -3,6 +3,7 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema/index.ts";
 import type { DatabaseHandle, Db } from "./types.ts";
 
@@ -36,11 +37,20 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     }
     return { db, kind: "pg", close: () => pool.end() };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = new PGlite({ ...options.pglite, ...(options.dataDir && { dataDir: options.dataDir }) });
-  await client.waitReady;
-  const db: Db = drizzlePglite({ client, schema });
-  return { db, kind: "pglite", close: () => client.close() };
+  let unlock = () => {};
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    unlock = lockDataDir(options.dataDir);
+  }
+  try {
+    const client = new PGlite({ ...options.pglite, ...(options.dataDir && { dataDir: options.dataDir }) });
+    await client.waitReady;
+    const db: Db = drizzlePglite({ client, schema });
+    return { db, kind: "pglite", close: () => client.close().finally(unlock) };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
 /**
