@@ -102,7 +102,8 @@ function row(
   return { card, capacityGb, mode, verdict, batch, split, text };
 }
 
-function cell(
+/** One card's verdict for one mode's cost (no split unless `split` finds one). */
+export function cell(
   card: string,
   capacityGb: number,
   mode: FitMode,
