@@ -4,7 +4,7 @@ import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import type { TokenizerSummary } from "../core/diff/tokenizer.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
 import type { RevisionFiles } from "./change-builders.ts";
-import { ggufBehaviorFacts, ggufHeaders, ggufTemplates } from "./gguf-changes.ts";
+import { ggufBehaviorFacts, ggufHeaders, ggufServedTemplate } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
 const JSON_FILES = ["config.json", "generation_config.json", "tokenizer_config.json"] as const;
@@ -48,7 +48,7 @@ function side(files: RevisionFiles): BehaviorSide {
   const texts = [...files.entries()].flatMap(([path, f]) =>
     f.content === null ? [] : [{ path, text: f.content }],
   );
-  out.templates = { ...extractChatTemplates(texts), ...ggufTemplates(files) };
+  out.templates = { ...extractChatTemplates(texts), ...ggufServedTemplate(files) };
   const gguf = ggufBehaviorFacts(files);
   if (gguf) out.files["*.gguf"] = gguf;
   return out;

@@ -2,7 +2,7 @@
  * Change rows for a revision's GGUF files, one file at a time: a quant file added or removed; re-made
  * (its tensors retyped, reshaped, added or removed: category weights); its metadata changed (category
  * config); its embedded tokenizer.chat_template changed (category chat_template, through the same verdict
- * as a tokenizer_config.json template, rendered with the file's own BOS and EOS tokens).
+ * as a tokenizer_config.json template, rendered with the file's own BOS and EOS tokens) while the file stays.
  */
 import { describePromptVerdict, diffChatTemplate } from "../core/diff/chat-diff.ts";
 import type { RenderTokens } from "../core/diff/chat-render.ts";
@@ -116,6 +116,8 @@ function templateRows(before: Files, after: Files): NewChange[] {
     if (t0 === t1) continue;
     const path = `chat_template:${name}`;
     const file = name.slice("gguf:".length);
+    // A template arriving or leaving with its file is that file's row (quant file added or removed).
+    if (!ha.has(file) || !hb.has(file)) continue;
     if (t0 === undefined || t1 === undefined) {
       const kind = t0 === undefined ? "added" : "removed";
       out.push({
@@ -154,6 +156,15 @@ export function ggufChanges(before: Files, after: Files): NewChange[] {
     else if (a && b) out.push(...modifiedRows(path, a, b));
   }
   return [...out, ...templateRows(before, after)];
+}
+
+/**
+ * The chat template a GGUF repo serves, for behaviour states: the first GGUF file's (sorted by path), under
+ * one name, so that adding or removing a quant file does not read as a template added or removed.
+ */
+export function ggufServedTemplate(files: Files): Record<string, string> {
+  const first = Object.entries(ggufTemplates(files))[0];
+  return first ? { gguf: first[1] } : {};
 }
 
 /** The behaviour-relevant facts of a revision's GGUF files (the first file's, sorted by path): null when none. */
