@@ -93,7 +93,16 @@ describe("history pages", () => {
     expect(res.body).toContain(
       '<h2>Behaviour</h2><ul class="behavior"><li><span class="chip">prompt</span> rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot; added</li></ul>',
     );
+    // What changed comes first: the callout, then Changes, then the estimate delta.
+    const callout = res.body.indexOf('<aside class="callout"');
+    expect(callout).toBeGreaterThan(0);
+    expect(res.body.slice(callout)).toMatch(/The rendered prompt changes:<\/strong> rendered prompt changed/);
+    expect(res.body.indexOf("<h2>Changes</h2>")).toBeGreaterThan(callout);
+    expect(res.body.indexOf("<h2>Estimate")).toBeGreaterThan(res.body.indexOf("<h2>Changes</h2>"));
+    expect(res.body).not.toContain("=====");
+    expect(res.body).toContain('<tr class="changed-line">');
     const json = await get(`/repos/acme/tiny-lm/revisions/${SHA.B}`);
+    expect(json.body).not.toContain('<aside class="callout"');
     expect(json.body).toContain("<code>$.vocab_size</code>");
     expect(json.body).toContain("lm_head.weight");
   });
@@ -113,7 +122,9 @@ describe("history pages", () => {
     ]) {
       expect([400, 404], path).toContain(await rawStatus(Number(port), path));
     }
-    expect((await get("/repos/nobody/nothing")).statusCode).toBe(404);
+    const unwatched = await get("/repos/nobody/nothing");
+    expect(unwatched.statusCode).toBe(404);
+    expect(unwatched.body).toContain("hubwatch watch add nobody/nothing");
     expect((await get("/repos/acme/tiny-lm/revisions/zzz")).statusCode).toBe(404);
     expect((await get(`/repos/acme/tiny-lm/revisions/${SHA.E}`)).statusCode).toBe(404);
   });

@@ -27,6 +27,16 @@ const notFound = (reply: FastifyReply, what: string) =>
     404,
     layout("Not found", html`<h1>Not found</h1><p>${what}</p><p><a href="/">All repos</a></p>`),
   );
+const notWatched = (reply: FastifyReply, repo: string) =>
+  sendPage(
+    reply,
+    404,
+    layout(
+      "Not watched",
+      html`<h1>Not watched</h1><p><code>${repo}</code> is not watched here, so there is no history to show.</p>
+<p>Start watching it with <code>hubwatch watch add ${repo}</code>.</p><p><a href="/">All repos</a></p>`,
+    ),
+  );
 const badName = (reply: FastifyReply) =>
   sendPage(reply, 400, layout("Bad repo name", html`<h1>Bad repo name</h1><p>Expected OWNER/NAME.</p>`));
 
@@ -45,7 +55,7 @@ export function pageRoutes(deps: AppDeps) {
       const { owner, name } = req.params;
       if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
       const data = await loadRepoHistory(deps.db, `${owner}/${name}`);
-      if (!data) return notFound(reply, `${owner}/${name} is not watched.`);
+      if (!data) return notWatched(reply, `${owner}/${name}`);
       return sendPage(reply, 200, renderRepoPage(data));
     });
     app.get<{ Params: RepoParams & { sha: string } }>(
@@ -53,9 +63,10 @@ export function pageRoutes(deps: AppDeps) {
       async (req, reply) => {
         const { owner, name, sha } = req.params;
         if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
-        if (!SHA.test(sha)) return notFound(reply, "No such revision.");
+        if (!SHA.test(sha)) return notFound(reply, "A revision is a full 40-character commit sha.");
         const data = await loadRevision(deps.db, `${owner}/${name}`, sha);
-        if (!data) return notFound(reply, "No such revision.");
+        if (!data)
+          return notFound(reply, `No revision ${sha.slice(0, 12)} is recorded for ${owner}/${name}.`);
         return sendPage(reply, 200, renderRevisionPage(data));
       },
     );

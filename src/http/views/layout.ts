@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from "./html.ts";
 
 export const STYLE = `
-:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--add:#e6ffec;--del:#ffebe9;--chg:#fff8c5;--acc:#0969da;--bad:#cf222e}
+:root{--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--soft:#f6f8fa;--add:#e6ffec;--del:#ffebe9;--chg:#fff8c5;--acc:#0969da;--bad:#cf222e;--warn:#9a6700}
 *{box-sizing:border-box}body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:0}
 header{border-bottom:1px solid var(--line);padding:.6rem 1.5rem;display:flex;gap:1rem;align-items:baseline;background:var(--soft)}
 header a.brand{font-weight:700;color:var(--fg);text-decoration:none}
@@ -15,6 +15,13 @@ code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}pre{backgrou
 .changed{background:var(--chg);font-weight:600}.add{background:var(--add)}.del{background:var(--del)}.bad{color:var(--bad);font-weight:600}
 .rev{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.6rem 0}.rev h3{margin:.1rem 0}
 ul.changes{margin:.3rem 0;padding-left:1.2rem}del{background:var(--del)}ins{background:var(--add);text-decoration:none}
+.callout{border:2px solid var(--bad);border-radius:6px;padding:.5rem .8rem;margin:.8rem 0;background:var(--del)}.callout ul{margin:.3rem 0}
+.state.warn{border-left:4px solid var(--warn);padding:.3rem .7rem;background:var(--soft)}
+table.prompt{table-layout:fixed}table.prompt td{padding:0 .3rem}table.prompt pre{margin:0;border:0;padding:.05rem .2rem;background:transparent}
+table.prompt td.gap{background:var(--soft)}.ws{color:var(--muted);opacity:.8}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--line:#3d444d;--bg:#0d1117;--soft:#161b22;--add:#12351f;--del:#3c1618;--chg:#3b2e05;--acc:#58a6ff;--bad:#ff7b72;--warn:#d29922}
+.chip.config{background:#0c2d4a}.chip.tokenizer{background:#2e1746}.chip.chat_template{background:#3d2210}.chip.weights{background:#3c1618}}
+@media (max-width:640px){main{padding:.6rem .7rem 2rem}header{padding:.5rem .7rem;flex-wrap:wrap}table{display:block;overflow-x:auto}}
 `;
 
 /** The page frame: every page links one small stylesheet and works without JavaScript. */

@@ -1,6 +1,7 @@
 import { renderEstimateComparison } from "./estimate-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
+import { noChangesText, repoStatusNote, withoutUrls } from "./states.ts";
 
 type Revision = {
   id: number;
@@ -46,11 +47,11 @@ export function renderRepoPage(d: RepoPageData): string {
     return html`<section class="rev" id="r-${r.sha}">
 <h3><a href="${base}/revisions/${r.sha}"><code>${r.sha.slice(0, 12)}</code></a> ${r.title ?? ""}</h3>
 <p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status}${r.forcePushedAway ? " · force-pushed away" : ""}</p>
-${r.error ? html`<p class="bad">${r.error}</p>` : ""}
-<p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? html`<span class="muted">no tracked file changed</span>` : ""}</p>
+${r.error ? html`<p class="bad">${withoutUrls(r.error)}</p>` : ""}
+<p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? noChangesText(r, d.repo.status) : ""}</p>
 ${changes.length ? html`<ul class="changes">${changes.map((c) => html`<li><code>${c.path}</code> ${c.kind}: ${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</li>`)}</ul>` : ""}
 <details${i === 0 ? " open" : ""}><summary>Estimate${prev ? html` vs <code>${prev.sha.slice(0, 12)}</code>` : ""}</summary>
-${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined)}</details>
+${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined, r)}</details>
 </section>`;
   });
   const advisories = d.advisories.map((a) => {
@@ -61,7 +62,8 @@ ${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id
     (m) => html`<img alt="${m} badge" src="/badges/${d.repo.name}/${m}.svg"> `,
   );
   const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
-<p class="muted">status ${d.repo.status}${d.repo.statusDetail ? html` (${d.repo.statusDetail})` : ""} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
+${repoStatusNote(d.repo.status, d.repo.statusDetail)}
+<p class="muted">status ${d.repo.status.replace("_", " ")} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
 <p>${badges}</p>
 <h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
 <h2>Revisions</h2>${timeline.length ? timeline : html`<p class="muted">No revision recorded yet.</p>`}`;
