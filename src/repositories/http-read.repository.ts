@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, max, sql } from "drizzle-orm";
 import { advisories, badges, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
@@ -91,10 +91,20 @@ export async function advisoriesFingerprint(db: Executor): Promise<{ n: number; 
   return { n: Number(r?.n ?? 0), latest: r?.latest ? new Date(r.latest) : null };
 }
 
-/** One round trip: whether the repo is watched, and its badge for `metric` if stored. */
+/**
+ * One round trip: whether the repo is watched (and its status, whether any badge is stored), and its
+ * badge for `metric` if stored.
+ */
 export async function findBadgeByRepoName(db: Executor, name: string, metric: string) {
   const rows = await db
-    .select({ repoId: repos.id, json: badges.json, etag: badges.etag, updatedAt: badges.updatedAt })
+    .select({
+      repoId: repos.id,
+      status: repos.status,
+      hasBadges: sql<boolean>`exists (select 1 from ${badges} b where b.repo_id = ${repos.id})`,
+      json: badges.json,
+      etag: badges.etag,
+      updatedAt: badges.updatedAt,
+    })
     .from(repos)
     .leftJoin(badges, and(eq(badges.repoId, repos.id), eq(badges.metric, metric)))
     .where(eq(repos.name, name))

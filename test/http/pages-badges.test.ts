@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateEndpointBadge } from "../../src/core/badge/index.ts";
 import { createApp } from "../../src/http/app.ts";
+import { addRepo, setRepoStatus } from "../../src/repositories/repos.repository.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { HOSTILE_TITLE, SHA, seedHistory } from "./seed.ts";
 
@@ -14,7 +15,7 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 beforeAll(async () => {
   db = await freshPgDatabase();
   await seedHistory(db.db);
-  app = await createApp({ db: db.db });
+  app = await createApp({ db: db.db, badgeCacheMs: 0 });
 });
 afterAll(async () => {
   await app?.close();
@@ -43,6 +44,44 @@ describe("badges", () => {
         .statusCode,
     ).toBe(304);
   });
+  it("lets other sites read the JSON and honours shields' style, label and color on the SVG", async () => {
+    const json = await get("/badges/acme/tiny-lm/params.json");
+    expect(json.headers["access-control-allow-origin"]).toBe("*");
+    const plain = (await get("/badges/acme/tiny-lm/params.svg")).body;
+    const styled = await get("/badges/acme/tiny-lm/params.svg?style=for-the-badge&label=size&color=ff69b4");
+    expect(styled.statusCode).toBe(200);
+    expect(styled.body).not.toBe(plain);
+    expect(styled.body).toContain("SIZE");
+    expect(styled.body).toContain("#ff69b4");
+    expect(styled.headers.etag).not.toBe((await get("/badges/acme/tiny-lm/params.svg")).headers.etag);
+    // A bad style is ignored, as shields does.
+    expect((await get("/badges/acme/tiny-lm/params.svg?style=%3Cx%3E")).body).toBe(plain);
+  });
+  it("says what is wrong: unknown metric, gated, not found", async () => {
+    expect((await get("/badges/acme/tiny-lm/parms.json")).json()).toMatchObject({
+      message: "unknown metric",
+      color: "red",
+    });
+    expect((await get("/badges/acme/tiny-lm/fit-lora-no-such-card.json")).json().message).toBe(
+      "unknown metric",
+    );
+    const { repo } = await addRepo(db.db, "acme/gated-lm");
+    await setRepoStatus(db.db, repo.id, "gated", "Hub 401 for http://127.0.0.1:1/api/models/x: no");
+    expect((await get("/badges/acme/gated-lm/params.json")).json().message).toBe("gated: needs HF_TOKEN");
+    const page = await get("/repos/acme/gated-lm");
+    expect(page.body).toContain("needs a token with access (HF_TOKEN)");
+    expect(page.body).not.toContain("127.0.0.1");
+    await setRepoStatus(db.db, repo.id, "not_found", "Hub 404 for http://127.0.0.1:1/x");
+    expect((await get("/badges/acme/gated-lm/params.json")).json().message).toBe("repo not found");
+  });
+  it("lists every badge on the repo page with its endpoint URL and snippets", async () => {
+    const body = (await get("/repos/acme/tiny-lm", { host: "hub.example" })).body;
+    const shields = `https://img.shields.io/endpoint?url=${encodeURIComponent("http://hub.example/badges/acme/tiny-lm/params.json")}`;
+    expect(body).toContain(shields.replaceAll("&", "&amp;"));
+    expect(body).toContain(`[![params](${shields})](http://hub.example/repos/acme/tiny-lm)`);
+    expect(body).toContain('<a href="http://hub.example/badges/acme/tiny-lm/advisories.json">');
+    expect(body).toContain("&lt;img alt=&quot;params&quot;");
+  });
   it("gives a grey badge for a repo that is not watched, never a 500", async () => {
     const res = await get("/badges/nobody/nothing/params.json");
     expect(res.statusCode).toBe(200);
@@ -51,7 +90,7 @@ describe("badges", () => {
     const svg = await get("/badges/nobody/nothing/fit-lora-a100-80-gb.svg");
     expect(svg.statusCode).toBe(200);
     expect((await get("/badges/acme/tiny-lm/no-such-metric.json")).json()).toMatchObject({
-      color: "lightgrey",
+      message: "unknown metric",
     });
     expect((await get("/badges/acme/tiny-lm/..%2f..%2fx.json")).statusCode).toBe(400);
   });

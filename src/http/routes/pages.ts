@@ -56,7 +56,8 @@ export function pageRoutes(deps: AppDeps) {
       if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
       const data = await loadRepoHistory(deps.db, `${owner}/${name}`);
       if (!data) return notWatched(reply, `${owner}/${name}`);
-      return sendPage(reply, 200, renderRepoPage(data));
+      const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
+      return sendPage(reply, 200, renderRepoPage({ ...data, origin }));
     });
     app.get<{ Params: RepoParams & { sha: string } }>(
       "/repos/:owner/:name/revisions/:sha",

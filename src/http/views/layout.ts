@@ -19,6 +19,7 @@ ul.changes{margin:.3rem 0;padding-left:1.2rem}del{background:var(--del)}ins{back
 .state.warn{border-left:4px solid var(--warn);padding:.3rem .7rem;background:var(--soft)}
 table.prompt{table-layout:fixed}table.prompt td{padding:0 .3rem}table.prompt pre{margin:0;border:0;padding:.05rem .2rem;background:transparent}
 table.prompt td.gap{background:var(--soft)}.ws{color:var(--muted);opacity:.8}
+.snippet{margin:.2rem 0}.snippet pre.copy{margin:.1rem 0;user-select:all;-webkit-user-select:all}.badges a{text-decoration:none}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--line:#3d444d;--bg:#0d1117;--soft:#161b22;--add:#12351f;--del:#3c1618;--chg:#3b2e05;--acc:#58a6ff;--bad:#ff7b72;--warn:#d29922}
 .chip.config{background:#0c2d4a}.chip.tokenizer{background:#2e1746}.chip.chat_template{background:#3d2210}.chip.weights{background:#3c1618}}
 @media (max-width:640px){main{padding:.6rem .7rem 2rem}header{padding:.5rem .7rem;flex-wrap:wrap}table{display:block;overflow-x:auto}}

@@ -1,3 +1,4 @@
+import { renderBadgeShare } from "./badge-share.ts";
 import { renderEstimateComparison } from "./estimate-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
@@ -32,6 +33,8 @@ export type RepoPageData = {
   estimates: Map<number, Est>;
   advisories: Advisory[];
   badgeMetrics: string[];
+  /** The server's public URL (no trailing slash), for badge snippets pasted elsewhere. */
+  origin?: string;
 };
 
 /** A repo's history: advisories, then every revision newest first with its changes and estimate comparison. */
@@ -58,14 +61,11 @@ ${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id
     const summary = typeof a.record.summary === "string" ? a.record.summary : "";
     return html`<li><a href="/osv/${a.id}.json"><code>${a.id}</code></a> <span class="${a.status === "open" ? "bad" : "muted"}">${a.status}</span> ${summary}</li>`;
   });
-  const badges = d.badgeMetrics.map(
-    (m) => html`<img alt="${m} badge" src="/badges/${d.repo.name}/${m}.svg"> `,
-  );
   const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
 ${repoStatusNote(d.repo.status, d.repo.statusDetail)}
 <p class="muted">status ${d.repo.status.replace("_", " ")} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
-<p>${badges}</p>
 <h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
+<h2 id="badges">Badges</h2>${renderBadgeShare(d.origin ?? "", d.repo.name, d.badgeMetrics)}
 <h2>Revisions</h2>${timeline.length ? timeline : html`<p class="muted">No revision recorded yet.</p>`}`;
   return layout(d.repo.name, body);
 }
