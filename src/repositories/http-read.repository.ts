@@ -5,16 +5,20 @@ import type { Executor } from "../db/types.ts";
 // Read-side queries for the HTTP surfaces (OSV API, feed, badges); page queries in http-pages.repository.ts.
 
 export type AdvisoryRow = { id: string; modified: Date; status: string; record: Record<string, unknown> };
+/** A repo's advisory with the shas that opened and (when closed) fixed it, for the history charts. */
+export type RepoAdvisoryRow = AdvisoryRow & { introducedSha: string; fixedSha: string | null };
 
 export async function findRepoByName(db: Executor, name: string) {
   const rows = await db.select().from(repos).where(eq(repos.name, name)).limit(1);
   return rows[0] ?? null;
 }
 
-export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promise<AdvisoryRow[]> {
+export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promise<RepoAdvisoryRow[]> {
   return db
     .select({
       id: advisories.id,
+      introducedSha: advisories.introducedSha,
+      fixedSha: advisories.fixedSha,
       modified: advisories.modified,
       status: advisories.status,
       record: advisories.record,

@@ -1,4 +1,5 @@
 import { renderBadgeShare } from "./badge-share.ts";
+import { renderHistoryCharts } from "./charts.ts";
 import { renderEstimateComparison } from "./estimate-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
@@ -24,7 +25,13 @@ type ChangeSummary = {
   promptChanged: boolean | null;
 };
 type Est = { result: unknown; error: string | null; estimatorVersion: string };
-type Advisory = { id: string; status: string; record: Record<string, unknown> };
+type Advisory = {
+  id: string;
+  status: string;
+  record: Record<string, unknown>;
+  introducedSha: string | null;
+  fixedSha: string | null;
+};
 
 export type RepoPageData = {
   repo: { name: string; status: string; statusDetail: string | null; lastPolledAt: Date | null };
@@ -64,6 +71,7 @@ ${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id
   const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
 ${repoStatusNote(d.repo.status, d.repo.statusDetail)}
 <p class="muted">status ${d.repo.status.replace("_", " ")} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
+<h2 id="history">History</h2>${renderHistoryCharts({ repoPath: base, revisions: d.revisions, estimates: d.estimates, advisories: d.advisories })}
 <h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
 <h2 id="badges">Badges</h2>${renderBadgeShare(d.origin ?? "", d.repo.name, d.badgeMetrics)}
 <h2>Revisions</h2>${timeline.length ? timeline : html`<p class="muted">No revision recorded yet.</p>`}`;
