@@ -105,6 +105,29 @@ describe("history pages", () => {
     expect(res.body).toContain('<link rel="stylesheet" href="/static/style.css">');
     expect(res.body).not.toContain("<script");
   });
+  it("answers what changed recently across every repo, filterable by kind, and has a favicon", async () => {
+    const all = (await get("/")).body;
+    const recent = all.slice(all.indexOf('<ol class="recent">'), all.indexOf("</ol>"));
+    // Newest first: D's config change (day 3) before the advisory closed at D, C's template, B's vocab growth.
+    expect(recent.indexOf(`revisions/${SHA.D}`)).toBeLessThan(recent.indexOf(`revisions/${SHA.C}`));
+    expect(recent).toContain("advisory closed");
+    expect(recent).toContain("x_HUBWATCH-2026-0002");
+    expect(recent).toContain(
+      "rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot;",
+    );
+    const templates = (await get("/?kind=chat_template")).body;
+    expect(templates).toContain(`revisions/${SHA.C}`);
+    expect(templates).not.toContain(`<code>${SHA.B.slice(0, 7)}</code>`);
+    expect(templates).toContain('aria-current="page"><strong>chat template</strong>');
+    const adv = (await get("/?kind=advisory")).body;
+    expect(adv).toContain("advisory opened");
+    expect(adv).not.toContain('class="chip config"');
+    expect((await get("/?kind=<x>")).statusCode).toBe(400);
+    const icon = await get("/favicon.ico");
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["content-type"]).toContain("image/svg+xml");
+    expect(all).toContain('<link rel="icon" href="/favicon.svg"');
+  });
   it("shows a repo timeline with changes, estimate comparison and advisories, all escaped", async () => {
     const res = await get("/repos/acme/tiny-lm");
     expect(res.statusCode).toBe(200);

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { loadIndex, loadRepoHistory, loadRevision } from "../../services/http/history.ts";
 import { isRepoPart } from "../../services/http/parse-osv-query.ts";
+import { loadRecent, RecentKind } from "../../services/http/recent.ts";
 import { sendCached } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
+import { FAVICON_SVG } from "../views/favicon.ts";
 import { html } from "../views/html.ts";
 import { renderIndexPage } from "../views/index-page.ts";
 import { layout, STYLE } from "../views/layout.ts";
@@ -50,7 +52,29 @@ export function pageRoutes(deps: AppDeps) {
         cacheControl: "public, max-age=3600",
       }),
     );
-    app.get("/", async (_req, reply) => sendPage(reply, 200, renderIndexPage(await loadIndex(deps.db))));
+    // Chromium and Firefox read an SVG served at /favicon.ico too; the pages link /favicon.svg.
+    for (const path of ["/favicon.svg", "/favicon.ico"])
+      app.get(path, async (req, reply) =>
+        sendCached(req, reply, {
+          body: FAVICON_SVG,
+          type: "image/svg+xml",
+          cacheControl: "public, max-age=86400",
+        }),
+      );
+    app.get<{ Querystring: { kind?: string } }>("/", async (req, reply) => {
+      const kind = RecentKind.safeParse(req.query.kind ?? "all");
+      if (!kind.success)
+        return sendPage(
+          reply,
+          400,
+          layout(
+            "Bad filter",
+            html`<h1>Bad filter</h1><p>Unknown kind.</p><p><a href="/">All recent changes</a></p>`,
+          ),
+        );
+      const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind.data)]);
+      return sendPage(reply, 200, renderIndexPage(repos, recent));
+    });
     app.get<{ Params: RepoParams }>("/repos/:owner/:name", async (req, reply) => {
       const { owner, name } = req.params;
       if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);

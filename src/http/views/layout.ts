@@ -33,6 +33,9 @@ ul.legend{list-style:none;padding:0;margin:.2rem 0;display:flex;flex-wrap:wrap;g
 .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px;background:var(--c,var(--line))}
 .fit-fits{background:var(--fit-ok)}.fit-borderline{background:var(--fit-mid)}.fit-cards{background:var(--fit-cards)}.fit-does_not_fit{background:var(--fit-no)}
 table.fit-map td{font-size:13px}.since{font-size:12px;color:var(--fg)}.scroll{overflow-x:auto}
+ul.filter{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.2rem .8rem}
+ol.recent{list-style:none;padding:0;margin:.4rem 0}ol.recent>li{border-bottom:1px solid var(--line);padding:.35rem 0}ol.recent time{font-size:13px;margin-right:.3rem}
+.chip.behavior{background:var(--chg)}.chip.advisory-open{background:var(--del)}.chip.advisory-closed{background:var(--add)}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--line:#3d444d;--bg:#0d1117;--soft:#161b22;--add:#12351f;--del:#3c1618;--chg:#3b2e05;--acc:#58a6ff;--bad:#ff7b72;--warn:#d29922;--ok:#3fb950;--c0:#58a6ff;--c1:#f778ba;--c2:#3fb950;--fit-ok:#12351f;--fit-mid:#3b2e05;--fit-cards:#4a2508;--fit-no:#4c1619}
 .chip.config{background:#0c2d4a}.chip.tokenizer{background:#2e1746}.chip.chat_template{background:#3d2210}.chip.weights{background:#3c1618}}
 @media (max-width:640px){main{padding:.6rem .7rem 2rem}header{padding:.5rem .7rem;flex-wrap:wrap}table{display:block;overflow-x:auto}}
@@ -43,6 +46,7 @@ export function layout(title: string, body: SafeHtml): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · hubwatch</title><link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="alternate" type="application/atom+xml" title="hubwatch advisories" href="/osv/feed.atom"></head>
 <body><header><a class="brand" href="/">hubwatch</a><span class="muted">Hub model repos, revision by revision</span>
 <a href="/osv/feed.atom">Atom</a><a href="/osv/modified_id.csv">OSV feed</a></header>
