@@ -47,8 +47,9 @@ export function layoutLineChart(series: Series[], markers: Marker[], box: Box = 
     const points = s.points.map((p) => ({ x: sx(p.at), y: sy(p.value), sha: p.sha, value: p.value }));
     return { key: s.key, label: s.label, points, path: stepPath(points, sx(x1)) };
   });
-  const xTicks = [0, 1, 2, 3].map((i) => {
-    const at = x0 + ((x1 - x0) * i) / 3;
+  // Three labels (start, middle, end) stay apart even at a phone's width.
+  const xTicks = [0, 1, 2].map((i) => {
+    const at = x0 + ((x1 - x0) * i) / 2;
     return { x: sx(at), at };
   });
   return {

@@ -14,7 +14,6 @@ import {
   sizeSeries,
 } from "../../core/chart/index.ts";
 import { html, type SafeHtml } from "./html.ts";
-import { fmtBytes } from "./layout.ts";
 
 // The repo page's history charts as inline SVG (no script, no font, no inline style: colours come
 // from the stylesheet, so dark mode applies): parameters, weight bytes, memory per mode, and the fit
@@ -47,6 +46,8 @@ export function chartRevisions(revisions: Rev[], estimates: Map<number, Est>): C
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Bytes as GB with three significant digits ("19.7 GB", "0 GB"): short enough for an axis. */
+const gb = (n: number) => `${Number((n / 1e9).toPrecision(3))} GB`;
 
 function lineChart(
   id: string,
@@ -114,8 +115,8 @@ export function renderHistoryCharts(d: ChartInput): SafeHtml {
   const [params, weights] = size as [Series, Series];
   return html`<div class="charts">
 ${chart("chart-params", "Parameters", [params], formatParams)}
-${chart("chart-weights", "Weight bytes", [weights], fmtBytes)}
-${chart("chart-memory", "Memory per mode", memorySeries(revs), fmtBytes)}
+${chart("chart-weights", "Weight bytes", [weights], gb)}
+${chart("chart-memory", "Memory per mode", memorySeries(revs), gb)}
 ${fitMapTable(revs, d.repoPath)}</div>
 ${markers.length ? html`<p class="legend-markers muted"><span class="mk advisory_opened">▲</span> advisory opened <span class="mk advisory_closed">▲</span> advisory closed <span class="mk force_push">▲</span> force-pushed away</p>` : ""}`;
 }

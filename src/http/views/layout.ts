@@ -20,8 +20,8 @@ ul.changes{margin:.3rem 0;padding-left:1.2rem}del{background:var(--del)}ins{back
 table.prompt{table-layout:fixed}table.prompt td{padding:0 .3rem}table.prompt pre{margin:0;border:0;padding:.05rem .2rem;background:transparent}
 table.prompt td.gap{background:var(--soft)}.ws{color:var(--muted);opacity:.8}
 .snippet{margin:.2rem 0}.snippet pre.copy{margin:.1rem 0;user-select:all;-webkit-user-select:all}.badges a{text-decoration:none}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,22rem),1fr));gap:1rem;margin:.5rem 0}
-figure.chart{margin:0;border:1px solid var(--line);border-radius:6px;padding:.4rem .5rem;min-width:0}figure.chart figcaption{font-weight:600;font-size:14px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,26rem),1fr));gap:1rem;margin:.5rem 0}
+figure.chart{margin:0;border:1px solid var(--line);border-radius:6px;padding:.4rem .5rem;min-width:0}figure.chart figcaption{font-weight:600;font-size:14px}figure.fit-map{grid-column:1/-1}
 figure.chart svg{width:100%;height:auto;display:block;font:11px system-ui,sans-serif}
 svg .tick{fill:var(--muted)}svg .grid{stroke:var(--line);stroke-width:.6}svg .axis{stroke:var(--muted)}
 svg .line{fill:none;stroke-width:2}svg .pt{stroke:var(--bg);stroke-width:1.5}svg a:focus .pt,svg a:hover .pt{stroke:var(--fg);stroke-width:3}
@@ -32,7 +32,7 @@ svg .marker.advisory_closed line,svg .marker.advisory_closed path{stroke:var(--o
 ul.legend{list-style:none;padding:0;margin:.2rem 0;display:flex;flex-wrap:wrap;gap:.3rem .9rem;font-size:13px}
 .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px;background:var(--c,var(--line))}
 .fit-fits{background:var(--fit-ok)}.fit-borderline{background:var(--fit-mid)}.fit-cards{background:var(--fit-cards)}.fit-does_not_fit{background:var(--fit-no)}
-table.fit-map td{font-size:13px}.since{font-size:12px;color:var(--fg)}.scroll{overflow-x:auto}
+table.fit-map td{font-size:13px}.since{font-size:12px;color:var(--fg)}table.fit-map td a{color:var(--fg)}.scroll{overflow-x:auto}
 ul.filter{list-style:none;padding:0;margin:.3rem 0;display:flex;flex-wrap:wrap;gap:.2rem .8rem}
 ol.recent{list-style:none;padding:0;margin:.4rem 0}ol.recent>li{border-bottom:1px solid var(--line);padding:.35rem 0}ol.recent time{font-size:13px;margin-right:.3rem}
 .chip.behavior{background:var(--chg)}.chip.advisory-open{background:var(--del)}.chip.advisory-closed{background:var(--add)}
