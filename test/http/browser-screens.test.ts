@@ -75,6 +75,11 @@ describe.each(PAGES)("$name page", (pg) => {
       expect(res?.status()).toBe(200);
       // biome-ignore lint/performance/useDomNodeTextContent: what the reader sees is the point here.
       expect(await page.locator("h1").innerText()).toContain(pg.h1);
+      if (pg.name === "revision")
+        // biome-ignore lint/performance/useDomNodeTextContent: what the reader sees is the point here.
+        expect(await page.locator("aside.callout").innerText()).toMatch(
+          /rendered prompt changes:[\s\S]*end-of-sequence token changes:/,
+        );
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, "page wider than the viewport").toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${SHOTS}/${pg.name}-${width}-${scheme}.png`, fullPage: true });

@@ -7,7 +7,7 @@ import {
   memorySeries,
   sizeSeries,
 } from "./history.ts";
-import { DEFAULT_BOX, layoutLineChart, niceTicks } from "./layout.ts";
+import { DEFAULT_BOX, layoutLineChart, markedPoints, niceTicks } from "./layout.ts";
 
 const est = (params: number, fitText: string, verdict = "fits"): ChartEstimate => ({
   params: { total: params },
@@ -91,6 +91,11 @@ describe("line chart layout", () => {
     expect(l.markers[0]?.x).toBeCloseTo((DEFAULT_BOX.left + DEFAULT_BOX.width - DEFAULT_BOX.right) / 2, 0);
     const bottom = DEFAULT_BOX.height - DEFAULT_BOX.bottom;
     expect(l.yTicks[0]).toEqual({ y: bottom, value: 0 });
+  });
+  it("keeps a marker only where a long series changes", () => {
+    const pts = Array.from({ length: 200 }, (_, i) => ({ value: i < 100 ? 1 : 2, i }));
+    expect(markedPoints(pts).map((p) => p.i)).toEqual([0, 100, 199]);
+    expect(markedPoints(pts.slice(0, 50))).toHaveLength(50);
   });
   it("handles a single point", () => {
     const l = layoutLineChart([{ key: "p", label: "p", points: [{ sha: "x", at: 5, value: 3 }] }], []);

@@ -17,5 +17,6 @@ export {
   type LaidPoint,
   type LineLayout,
   layoutLineChart,
+  markedPoints,
   niceTicks,
 } from "./layout.ts";

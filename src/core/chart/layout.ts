@@ -30,6 +30,15 @@ export function niceTicks(max: number, count = 4): number[] {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/**
+ * The points worth a marker when a series is long: the first, the last, and each whose value differs
+ * from the one before (the step line still draws every value). Short series keep every point.
+ */
+export function markedPoints<T extends { value: number }>(points: T[], max = 120): T[] {
+  if (points.length <= max) return points;
+  return points.filter((p, i) => i === 0 || i === points.length - 1 || p.value !== points[i - 1]?.value);
+}
+
 /** Lays out `series` (all sharing one y scale from 0) and `markers` on a common x axis. */
 export function layoutLineChart(series: Series[], markers: Marker[], box: Box = DEFAULT_BOX): LineLayout {
   const xs = [...series.flatMap((s) => s.points.map((p) => p.at)), ...markers.map((m) => m.at)];

@@ -8,6 +8,7 @@ import {
   historyMarkers,
   type LineLayout,
   layoutLineChart,
+  markedPoints,
   memorySeries,
   revisionTimes,
   type Series,
@@ -72,7 +73,7 @@ function lineChart(
   );
   const series = l.series.map(
     (s, i) =>
-      html`<g class="series c${i}"><path class="line" d="${s.path}"/>${s.points.map(
+      html`<g class="series c${i}"><path class="line" d="${s.path}"/>${markedPoints(s.points).map(
         (p) =>
           html`<a href="${base}/revisions/${p.sha}" aria-label="${s.label} ${fmt(p.value)} at ${p.sha.slice(0, 12)}"><circle class="pt" cx="${p.x}" cy="${p.y}" r="4" data-series="${s.key}" data-sha="${p.sha}" data-value="${p.value}"><title>${p.sha.slice(0, 12)}: ${s.label} ${fmt(p.value)}</title></circle></a>`,
       )}</g>`,

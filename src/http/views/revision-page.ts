@@ -45,7 +45,10 @@ const CALLOUT_KINDS: Record<string, string> = {
 };
 
 function callout(behavior: RevisionPageData["behavior"]): SafeHtml {
-  const loud = behavior.filter((b) => CALLOUT_KINDS[b.kind]);
+  const order = Object.keys(CALLOUT_KINDS);
+  const loud = behavior
+    .filter((b) => CALLOUT_KINDS[b.kind])
+    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   if (loud.length === 0) return html``;
   return html`<aside class="callout" aria-label="Behaviour change"><strong>Behaviour change.</strong> Prompts or stop tokens differ from the previous revision: check generations before upgrading.
 <ul>${loud.map((b) => html`<li><strong>${CALLOUT_KINDS[b.kind]}:</strong> ${b.summary}</li>`)}</ul></aside>`;
