@@ -62,7 +62,7 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     counter.byStatus[res.status] = (counter.byStatus[res.status] ?? 0) + 1;
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
-      throw errorFromResponse(res, url);
+      throw errorFromResponse(res, res.url || url, fromOtherOrigin(res, opts));
     }
     const wrapped = new Response(res.body ? countingBody(res.body, counter) : null, {
       status: res.status,
@@ -72,6 +72,12 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     Object.defineProperty(wrapped, "url", { value: res.url || url });
     return wrapped;
   };
+}
+
+/** True when redirects led the request off the Hub's origin (LFS bytes come from a CDN). */
+function fromOtherOrigin(res: Response, opts: HubOptions): boolean {
+  if (!res.redirected || !res.url) return false;
+  return new URL(res.url).origin !== new URL(opts.hubUrl ?? DEFAULT_HUB_URL).origin;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -49,10 +49,13 @@ export async function startPipeline(opts: {
   watch?: string[];
   hubToken?: string;
   env?: Record<string, string>;
+  /** Replay-hub realism: LFS reads redirected to a CDN origin; an enforced quota ("1000/300"). */
+  cdn?: boolean;
+  quota?: string;
   /** Extra fields for the services bag (e.g. the webhook jobs' retry delays). */
   extraServices?: Record<string, unknown>;
 }): Promise<Pipeline> {
-  const hub = await startReplayHub({ repos: opts.repos });
+  const hub = await startReplayHub({ repos: opts.repos, cdn: opts.cdn, quota: opts.quota });
   const db = await freshPgDatabase({ poolSize: 4 });
   const client = createHubClient({ hubUrl: hub.url, ...FAST_HUB, accessToken: opts.hubToken });
   const services: PipelineServices = {
