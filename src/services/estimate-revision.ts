@@ -2,7 +2,7 @@ import { EstimatorInputError } from "../core/estimator/config-view.ts";
 import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
 import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
-import { type FileState, tensors } from "./change-builders.ts";
+import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
@@ -55,8 +55,7 @@ export function computeEstimate(files: Map<string, FileState>): Estimate {
   const problem = jsonProblem(config.content);
   if (problem) throw new BadUpstreamDataError("bad_config", `config.json: ${problem}`);
   const parsed: unknown = JSON.parse(config.content);
-  const shards = [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
-  const list = tensors(shards);
+  const list = tensors(modelShards(files));
   try {
     return estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
   } catch (err) {
