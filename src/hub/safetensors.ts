@@ -5,6 +5,9 @@ import { parseUpstream, SafetensorsMetadataSchema, TensorInfoSchema } from "./sc
 
 export type TensorInfo = { name: string; dtype: string; shape: number[] };
 
+/** The safetensors format's own header limit (`MAX_HEADER_SIZE`); huggingface_hub stops at 25 MB. */
+export const DEFAULT_MAX_HEADER_BYTES = 100_000_000;
+
 export type SafetensorsHeader = {
   path: string;
   tensors: TensorInfo[];
@@ -19,8 +22,6 @@ export type ReadHeaderArgs = HubOptions & {
   repo: string;
   sha: string;
   path: string;
-  /** Largest header accepted, in bytes (default 25,000,000, as huggingface_hub). */
-  maxHeaderBytes?: number;
 };
 
 function bad(args: ReadHeaderArgs, why: string): HubBadDataError {
@@ -58,7 +59,7 @@ function parseHeaderJson(args: ReadHeaderArgs, bytes: Uint8Array, dataBytes: num
  * Length 0, over `maxHeaderBytes`, past the end of the file, truncated or non-JSON -> HubBadDataError.
  */
 export async function readSafetensorsHeader(args: ReadHeaderArgs): Promise<SafetensorsHeader> {
-  const max = args.maxHeaderBytes ?? 25_000_000;
+  const max = args.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   return withRetry(args, async () => {
     const first = await readRange(args, 0, 8);
     if (first.bytes.byteLength < 8) throw bad(args, "file shorter than 8 bytes");

@@ -21,6 +21,15 @@ export const TreeEntrySchema = z.object({
     .optional(),
 });
 
+/** A model as listModels yields it with additionalFields ["sha"] (only what the head check needs). */
+export const OwnerModelSchema = z.object({
+  name: z.string().min(3),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
+});
+
 const MAX_DIM = 2 ** 32;
 
 export const TensorInfoSchema = z.object({
