@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cdnSigner, parseCdnRoute, refuseUnsigned } from "./cdn.ts";
+import { handleControl } from "./control.ts";
 import { faultStore, rateLimitHeaders } from "./faults.ts";
 import { fixtureRepos } from "./fixtures/index.ts";
 import { type Ctx, sendError, sendJson } from "./http-util.ts";
@@ -73,10 +74,22 @@ export async function startReplayHub(opts: ReplayHubOptions = {}) {
   const signer = cdnSigner();
   const routing: DispatchOptions = {};
 
+  /** Appends a revision on main (creating the repo when new); returns its sha. */
+  function push(repo: string, spec: CommitSpec): string {
+    let s = repos.get(repo);
+    if (!s) {
+      s = repoState({ id: repo, commits: [] });
+      repos.set(repo, s);
+    }
+    s.history.push(applyCommit(s.history.at(-1) ?? null, spec));
+    return s.history.at(-1)!.sha;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, onCdn: boolean): Promise<void> {
     const origin = `http://${req.headers.host ?? "127.0.0.1"}`;
     const url = new URL(req.url ?? "/", origin);
     const ctx: Ctx = { req, res, url, origin };
+    if (!onCdn && (await handleControl(ctx, { push }))) return;
     const p = onCdn ? parseCdnRoute(url.pathname) : parseRoute(url.pathname);
     const entry: RequestLogEntry = {
       at: Date.now(),
@@ -137,9 +150,8 @@ export async function startReplayHub(opts: ReplayHubOptions = {}) {
     clearLog: () => void requestLog.splice(0),
     /** Appends a revision on main; returns its sha. */
     addCommit(repo: string, spec: CommitSpec): string {
-      const s = stateOf(repo);
-      s.history.push(applyCommit(s.history.at(-1) ?? null, spec));
-      return s.history.at(-1)!.sha;
+      stateOf(repo);
+      return push(repo, spec);
     },
     /** Rewrites main (drop the newest `dropLast`, append `commits`; default: the repo's scripted rewrite). */
     forcePush(repo: string, rewrite?: { dropLast: number; commits: CommitSpec[] }): string {
