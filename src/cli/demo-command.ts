@@ -18,7 +18,7 @@ const UPDATE_REPO = "openai-community/gpt2";
 /**
  * `npm run demo`: offline, on a fresh store (<out>/.demo-db, wiped each run). Starts the replay hub,
  * watches its fixture repos (and one the hub does not know), processes every revision, polls again
- * with nothing new (one request per repo), pushes a new revision and a rewritten history, then prints
+ * with nothing new (one owner listing per owner watched twice or more, one commits page per other repo), pushes a new revision and a rewritten history, then prints
  * a summary and writes validated OSV records and badges under <out>/. Exit 1 if any output is invalid.
  */
 export async function demoCommand(

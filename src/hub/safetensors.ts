@@ -24,8 +24,6 @@ export type ReadHeaderArgs = HubOptions & {
   repo: string;
   sha: string;
   path: string;
-  /** Largest header accepted, in bytes (default 25,000,000, as huggingface_hub). */
-  maxHeaderBytes?: number;
 };
 
 function bad(args: ReadHeaderArgs, why: string): HubBadDataError {

@@ -21,6 +21,15 @@ export const TreeEntrySchema = z.object({
     .optional(),
 });
 
+/** A model as listModels yields it with additionalFields ["sha"] (only what the head check needs). */
+export const OwnerModelSchema = z.object({
+  name: z.string().min(3),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
+});
+
 /** model.safetensors.index.json: only weight_map matters to us. */
 export const SafetensorsIndexSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).nullish(),

@@ -93,7 +93,8 @@ function configOf(commit: Commit): unknown {
   }
 }
 
-function field(state: RepoState, commit: Commit, key: string): unknown {
+/** One model-info field of `state` at `commit` (undefined when the repo has no such value). */
+export function modelField(state: RepoState, commit: Commit, key: string): unknown {
   const [owner] = state.spec.id.split("/");
   const first = state.history[0]!;
   const values: Record<string, () => unknown> = {
@@ -101,7 +102,7 @@ function field(state: RepoState, commit: Commit, key: string): unknown {
     sha: () => commit.sha,
     lastModified: () => new Date(commit.date).toISOString(),
     createdAt: () => new Date(first.date).toISOString(),
-    private: () => false,
+    private: () => state.spec.private ?? false,
     gated: () => state.spec.gated ?? false,
     disabled: () => false,
     downloads: () => 1000,
@@ -135,7 +136,7 @@ export function handleRevision(ctx: Ctx, state: RepoState, commit: Commit): void
   };
   if (expand.length === 0) body.modelId = state.spec.id;
   for (const k of keys) {
-    const v = field(state, commit, k);
+    const v = modelField(state, commit, k);
     if (v !== undefined) body[k] = v;
   }
   sendJson(ctx, 200, body);

@@ -16,8 +16,8 @@ export type ParsedSafetensorsHeader = {
   metadata: Record<string, string> | null;
 };
 
-/** Largest header accepted by default, in bytes (huggingface_hub's limit). */
-export const MAX_SAFETENSORS_HEADER_BYTES = 25_000_000;
+/** Largest header accepted by default: the safetensors format's own limit (`MAX_HEADER_SIZE`); huggingface_hub stops at 25 MB. */
+export const MAX_SAFETENSORS_HEADER_BYTES = 100_000_000;
 
 const TensorSchema = z.object({
   dtype: z.string().min(1),
