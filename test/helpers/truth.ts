@@ -34,6 +34,8 @@ export type Truth = {
   stored_weight_bytes_counts?: "tensors" | "files";
   /** Elements of every stored tensor, each packed integer word once (a published tensor list's sum). */
   stored_elements?: number;
+  /** A weight-bytes gap the rules do not close yet, with what is known about it: reported, never passed. */
+  stored_weight_bytes_unexplained?: string;
 };
 
 export type TruthRow = {
