@@ -67,13 +67,14 @@ export function readConfigJson(dir: string): unknown {
 
 /**
  * Which total a source publishes: the Hub's safetensors.total counts parameters (quantization scales left out,
- * packed weights unpacked); totals scraped from it earlier (llmfit's data) count every stored element; a
+ * packed weights unpacked); totals scraped from it earlier (llmfit's data) and sums over a published tensor
+ * list count every stored element; a
  * model.parameters() figure or a count from the modeling file counts the model as built.
  */
 export function countingOf(truth: Truth): Counting {
   const source = truth.params_source ?? "";
   if (/^(model\.parameters\(\) of|careful count)/.test(source)) return "module";
-  return /via llmfit/.test(source) ? "elements" : "parameters";
+  return /via llmfit|^sum of a published tensor list/.test(source) ? "elements" : "parameters";
 }
 
 /** The subset of optional extras whose inclusion matches the published total exactly ([] when none does). */
