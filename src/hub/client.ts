@@ -1,5 +1,6 @@
 import { type DownloadTextArgs, downloadText } from "./download-text.ts";
 import { createRequestCounter, type HubOptions } from "./fetch.ts";
+import { type ReadGgufArgs, readGgufHeader } from "./gguf.ts";
 import { type ListNewCommitsArgs, listNewCommits } from "./list-new-commits.ts";
 import { type HubFile, listTree } from "./list-tree.ts";
 import { type ReadHeaderArgs, readSafetensorsHeader } from "./safetensors.ts";
@@ -20,6 +21,7 @@ export function createHubClient(options: HubOptions = {}) {
     listTree: (a: { repo: string; sha: string }) => listTree({ ...opts, ...a }),
     downloadText: (a: Without<DownloadTextArgs>) => downloadText({ ...opts, ...a }),
     readSafetensorsHeader: (a: Without<ReadHeaderArgs>) => readSafetensorsHeader({ ...opts, ...a }),
+    readGgufHeader: (a: Without<ReadGgufArgs>) => readGgufHeader({ ...opts, ...a }),
     readWeightHeaders: (a: {
       repo: string;
       sha: string;

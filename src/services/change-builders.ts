@@ -6,6 +6,7 @@ import { classifyPath } from "../core/diff/paths.ts";
 import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokenizer.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
+import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
 /** A tracked file of one revision as the differ sees it: its oid and stored content (null: not fetched). */
@@ -22,13 +23,15 @@ export function buildChanges(before: RevisionFiles, after: RevisionFiles): NewCh
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const path of paths) {
     const category = classifyPath(path);
-    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors")) continue;
+    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors") || isGgufPath(path))
+      continue;
     const a = before.get(path);
     const b = after.get(path);
     if (a && b && a.oid === b.oid) continue;
     out.push(fileChange(path, category, a, b));
   }
   out.push(...templateChanges(before, after));
+  out.push(...ggufChanges(before, after));
   const weights = weightsChange(before, after);
   if (weights) out.push(weights);
   return out;

@@ -103,7 +103,10 @@ function row(
 }
 
 /** Where a full fine-tune's two-card cut reads its per-node costs: computed once, on the first cut asked for. */
-type SplitSource = { r: ModelReading | null; trainTokens: number; costs: NodeCosts | undefined };
+export type SplitSource = { r: ModelReading | null; trainTokens: number; costs: NodeCosts | undefined };
+
+/** No structure, so no split (weights-only and GGUF rows). */
+export const NO_SPLIT: SplitSource = { r: null, trainTokens: 0, costs: undefined };
 
 function splitOf(s: SplitSource, usable: number): number[] | null {
   if (s.r === null) return null;
@@ -111,7 +114,14 @@ function splitOf(s: SplitSource, usable: number): number[] | null {
   return twoCardSplit(s.costs, usable);
 }
 
-function cell(card: string, capacityGb: number, mode: FitMode, c: ModeCost, split: SplitSource): FitRow {
+/** One card's verdict for one mode's cost (a full fine-tune may split over two cards when `split` has a structure). */
+export function cell(
+  card: string,
+  capacityGb: number,
+  mode: FitMode,
+  c: ModeCost,
+  split: SplitSource,
+): FitRow {
   const usable = (capacityGb * 1e9) / HEADROOM;
   const one = c.fixed + c.perSample;
   if (one <= usable) {
@@ -132,8 +142,7 @@ function cell(card: string, capacityGb: number, mode: FitMode, c: ModeCost, spli
  */
 export function weightsOnlyServeRows(weightBytes: number): FitRow[] {
   return CARDS.map(({ card, capacityGb }) => {
-    const none: SplitSource = { r: null, trainTokens: 0, costs: undefined };
-    const r = cell(card, capacityGb, "serve", { fixed: weightBytes, perSample: 0 }, none);
+    const r = cell(card, capacityGb, "serve", { fixed: weightBytes, perSample: 0 }, NO_SPLIT);
     if (r.verdict === "does_not_fit") return r;
     const borderline = r.verdict === "borderline" ? ", borderline" : "";
     return { ...r, text: `weights fit${borderline} (KV cache unknown)` };
