@@ -69,7 +69,7 @@ function lineChart(
   );
   const markers = l.markers.map(
     (m) =>
-      html`<g class="marker ${m.kind}"><line x1="${m.x}" x2="${m.x}" y1="${top}" y2="${h - bottom}"/><path d="M${m.x - 5} ${h - bottom + 22}h10l-5 -7z"><title>${m.label}</title></path></g>`,
+      html`<g class="marker ${m.kind}"><line x1="${m.x}" x2="${m.x}" y1="${top}" y2="${h - bottom}"/><path d="M${m.x - 5} ${h - bottom}h10l-5 -8z"><title>${m.label}</title></path></g>`,
   );
   const series = l.series.map(
     (s, i) =>

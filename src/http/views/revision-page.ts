@@ -17,6 +17,8 @@ type Est = { result: unknown; error: string | null; estimatorVersion: string } |
 
 export type RevisionPageData = {
   repoName: string;
+  /** The repo's Hub status (ok, gated, not_found, error): why a revision may not be fetched yet. */
+  repoStatus?: string;
   revision: {
     sha: string;
     title: string | null;
@@ -66,7 +68,7 @@ ${r.error ? html`<p class="bad">${withoutUrls(r.error)}</p>` : ""}
 ${callout(d.behavior)}
 ${d.behavior.length > 0 ? html`<h2>Behaviour</h2><ul class="behavior">${d.behavior.map((b) => html`<li><span class="chip">${b.kind.replaceAll("_", " ")}</span> ${b.summary}</li>`)}</ul>` : ""}
 <h2>Changes</h2>
-${d.changes.length === 0 ? html`<p>${noChangesText(r, "ok")}</p>` : ""}
+${d.changes.length === 0 ? html`<p>${noChangesText(r, d.repoStatus ?? "ok")}</p>` : ""}
 ${d.changes.map(
   (
     c,
