@@ -17,7 +17,7 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 beforeAll(async () => {
   db = await freshPgDatabase();
   await seedHistory(db.db);
-  app = await createApp({ db: db.db, badgeCacheMs: 0 });
+  app = await createApp({ db: db.db });
 });
 afterAll(async () => {
   await app?.close();

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { loadIndex, loadRepoHistory, loadRevision } from "../../services/http/history.ts";
 import { isRepoPart } from "../../services/http/parse-osv-query.ts";
 import { loadRecent, RecentKind } from "../../services/http/recent.ts";
-import { sendCached } from "../caching.ts";
+import { sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
+import type { ResponseCache } from "../response-cache.ts";
 import { FAVICON_SVG } from "../views/favicon.ts";
 import { html } from "../views/html.ts";
 import { renderIndexPage } from "../views/index-page.ts";
@@ -14,13 +15,32 @@ import { renderRevisionPage } from "../views/revision-page.ts";
 type RepoParams = { owner: string; name: string };
 const SHA = /^[0-9a-f]{40}$/;
 
+/** Pages run no script and load only our stylesheet and images (charts are inline SVG). */
+const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'";
+
 function sendPage(reply: FastifyReply, status: number, page: string) {
   return reply
     .code(status)
     .type("text/html; charset=utf-8")
-    .header("content-security-policy", "default-src 'none'; style-src 'self'; img-src 'self'")
+    .header("content-security-policy", PAGE_CSP)
     .header("x-content-type-options", "nosniff")
     .send(page);
+}
+
+/** A rendered page, or null when what it shows does not exist. */
+type Rendered = { body: string; etag: string } | null;
+
+const rendered = (body: string): Rendered => ({ body, etag: strongEtag(body) });
+
+/** A found page with its ETag (304 when the client's copy is current); pages change with the store. */
+function sendFound(req: FastifyRequest, reply: FastifyReply, page: NonNullable<Rendered>) {
+  reply.header("content-security-policy", PAGE_CSP).header("x-content-type-options", "nosniff");
+  return sendCached(req, reply, {
+    body: page.body,
+    etag: page.etag,
+    type: "text/html; charset=utf-8",
+    cacheControl: "no-cache",
+  });
 }
 
 const notFound = (reply: FastifyReply, what: string) =>
@@ -43,7 +63,7 @@ const badName = (reply: FastifyReply) =>
   sendPage(reply, 400, layout("Bad repo name", html`<h1>Bad repo name</h1><p>Expected OWNER/NAME.</p>`));
 
 /** Server-rendered revision history: index, repo timeline, revision diff. No JavaScript anywhere. */
-export function pageRoutes(deps: AppDeps) {
+export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
   return async function routes(app: FastifyInstance) {
     app.get("/static/style.css", async (req, reply) =>
       sendCached(req, reply, {
@@ -72,16 +92,23 @@ export function pageRoutes(deps: AppDeps) {
             html`<h1>Bad filter</h1><p>Unknown kind.</p><p><a href="/">All recent changes</a></p>`,
           ),
         );
-      const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind.data)]);
-      return sendPage(reply, 200, renderIndexPage(repos, recent));
+      const page = await cached(`page\n/\n${kind.data}`, async () => {
+        const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind.data)]);
+        return rendered(renderIndexPage(repos, recent));
+      });
+      return sendFound(req, reply, page as NonNullable<Rendered>);
     });
     app.get<{ Params: RepoParams }>("/repos/:owner/:name", async (req, reply) => {
       const { owner, name } = req.params;
       if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
-      const data = await loadRepoHistory(deps.db, `${owner}/${name}`);
-      if (!data) return notWatched(reply, `${owner}/${name}`);
+      const repo = `${owner}/${name}`;
       const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
-      return sendPage(reply, 200, renderRepoPage({ ...data, origin }));
+      const page = await cached(`page\n${repo}\n${origin}`, async () => {
+        const data = await loadRepoHistory(deps.db, repo);
+        return data ? rendered(renderRepoPage({ ...data, origin })) : null;
+      });
+      if (!page) return notWatched(reply, repo);
+      return sendFound(req, reply, page);
     });
     app.get<{ Params: RepoParams & { sha: string } }>(
       "/repos/:owner/:name/revisions/:sha",
@@ -89,10 +116,13 @@ export function pageRoutes(deps: AppDeps) {
         const { owner, name, sha } = req.params;
         if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
         if (!SHA.test(sha)) return notFound(reply, "A revision is a full 40-character commit sha.");
-        const data = await loadRevision(deps.db, `${owner}/${name}`, sha);
-        if (!data)
-          return notFound(reply, `No revision ${sha.slice(0, 12)} is recorded for ${owner}/${name}.`);
-        return sendPage(reply, 200, renderRevisionPage(data));
+        const repo = `${owner}/${name}`;
+        const page = await cached(`page\n${repo}\n${sha}`, async () => {
+          const data = await loadRevision(deps.db, repo, sha);
+          return data ? rendered(renderRevisionPage(data)) : null;
+        });
+        if (!page) return notFound(reply, `No revision ${sha.slice(0, 12)} is recorded for ${repo}.`);
+        return sendFound(req, reply, page);
       },
     );
   };

@@ -33,7 +33,39 @@ export function renderDetail(stored: unknown): SafeHtml {
       return weightSummary(null, d.after);
     case "weights_removed":
       return html`<p class="muted">Weights removed (${d.before.tensor_count} tensors).</p>`;
+    case "gguf_file":
+      return ggufFile(d);
+    case "gguf_remade":
+      return ggufRemade(d);
   }
+}
+
+function ggufFile(d: Detail<"gguf_file">): SafeHtml {
+  const types = Object.entries(d.tensor_types)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(", ");
+  return html`<p>GGUF ${d.quant}: ${d.params.toLocaleString("en-US")} parameters, ${d.weight_bytes.toLocaleString("en-US")} weight bytes; tensors by type: ${types}.</p>`;
+}
+
+function ggufRemade(d: Detail<"gguf_remade">): SafeHtml {
+  const rows = [
+    ...d.retyped.map(
+      (t) =>
+        html`<tr><td><code>${t.name}</code></td><td>retyped</td><td class="del">${t.before}</td><td class="add">${t.after}</td></tr>`,
+    ),
+    ...d.reshaped.map(
+      (t) =>
+        html`<tr><td><code>${t.name}</code></td><td>reshaped</td><td class="del">${t.before.join(" x ")}</td><td class="add">${t.after.join(" x ")}</td></tr>`,
+    ),
+    ...d.added.map((n) => html`<tr><td><code>${n}</code></td><td>added</td><td></td><td></td></tr>`),
+    ...d.removed.map((n) => html`<tr><td><code>${n}</code></td><td>removed</td><td></td><td></td></tr>`),
+  ];
+  const params = html`<p>Parameters ${d.params.before.toLocaleString("en-US")} -> ${d.params.after.toLocaleString("en-US")}.</p>`;
+  const table = fold(
+    rows.length,
+    html`<table class="changeset"><thead><tr><th>Tensor</th><th>Change</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
+  return html`${params}${rows.length > 0 ? table : ""}${d.metadata.length > 0 ? jsonChanges(d.metadata) : ""}`;
 }
 
 type Summary = WeightsSummary;

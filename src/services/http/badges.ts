@@ -10,30 +10,6 @@ import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts"
 
 export type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
 
-type Entry = { at: number; badge: ServedBadge };
-const MAX_ENTRIES = 10_000;
-
-/**
- * A short-lived per-process cache for the hottest public route: READMEs fetch badges far more often
- * than the pipeline changes them, and shields caches for at least 300 s anyway. `ttlMs` 0 disables it.
- */
-export function createBadgeCache(ttlMs: number) {
-  const entries = new Map<string, Entry>();
-  return {
-    async load(db: Db, repoName: string, metric: string): Promise<ServedBadge> {
-      const key = `${repoName}\n${metric}`;
-      const hit = entries.get(key);
-      if (hit && Date.now() - hit.at < ttlMs) return hit.badge;
-      const badge = await loadBadge(db, repoName, metric);
-      if (ttlMs > 0) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(key, { at: Date.now(), badge });
-      }
-      return badge;
-    },
-  };
-}
-
 /**
  * The badge for a repo and metric: the stored endpoint JSON, or one saying why there is none (not
  * watched, unknown metric, gated, not found, no data yet). Always 200: shields shows whatever 200 JSON
