@@ -95,7 +95,12 @@ describe("POST /hooks/hub", () => {
     expect(ok.statusCode).toBe(202);
     expect(ok.json()).toEqual({ queued: true, repo: "acme/tiny-lm" });
     expect(queued).toEqual([
-      { name: "poll-repo", payload: { repo: "acme/tiny-lm" }, opts: { jobId: "poll__acme--tiny-lm" } },
+      // The event's head rides along, so the poll can skip listing commits it already knows.
+      {
+        name: "poll-repo",
+        payload: { repo: "acme/tiny-lm", knownHead: "b".repeat(40) },
+        opts: { jobId: "poll__acme--tiny-lm" },
+      },
     ]);
     expect((await post(hubEvent("someone/else"), "s3cret-hub")).json()).toMatchObject({
       queued: false,
