@@ -138,7 +138,7 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
 async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
-  const server = await startServer({ config, db: booted.services.db, runner, log });
+  const server = await startServer({ config, db: booted.services.db, listen: booted.listen, runner, log });
   process.stdout.write(`hubwatch demo: serving the results on ${server.url} (Ctrl-C to stop)\n`);
   onShutdown(async () => {
     await server.close();

@@ -1,5 +1,6 @@
 import { type DownloadTextArgs, downloadText } from "./download-text.ts";
 import { createRequestCounter, type HubOptions } from "./fetch.ts";
+import { type ReadGgufArgs, readGgufHeader } from "./gguf.ts";
 import { type ListNewCommitsArgs, listNewCommits } from "./list-new-commits.ts";
 import { type ListOwnerHeadsArgs, listOwnerHeads } from "./list-owner-heads.ts";
 import { type HubFile, listTree } from "./list-tree.ts";
@@ -22,6 +23,7 @@ export function createHubClient(options: HubOptions = {}) {
     listTree: (a: { repo: string; sha: string }) => listTree({ ...opts, ...a }),
     downloadText: (a: Without<DownloadTextArgs>) => downloadText({ ...opts, ...a }),
     readSafetensorsHeader: (a: Without<ReadHeaderArgs>) => readSafetensorsHeader({ ...opts, ...a }),
+    readGgufHeader: (a: Without<ReadGgufArgs>) => readGgufHeader({ ...opts, ...a }),
     readWeightHeaders: (a: {
       repo: string;
       sha: string;

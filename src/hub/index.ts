@@ -17,6 +17,7 @@ export {
   hubFetch,
   type RequestCounter,
 } from "./fetch.ts";
+export { type ReadGgufArgs, readGgufHeader, summarizeGguf } from "./gguf.ts";
 export {
   type HubCommit,
   type ListNewCommitsArgs,

@@ -30,16 +30,6 @@ export const OwnerModelSchema = z.object({
     .optional(),
 });
 
-const MAX_DIM = 2 ** 32;
-
-export const TensorInfoSchema = z.object({
-  dtype: z.string().min(1),
-  shape: z.array(z.number().int().nonnegative().max(MAX_DIM)),
-  data_offsets: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
-});
-
-export const SafetensorsMetadataSchema = z.record(z.string(), z.string());
-
 /** model.safetensors.index.json: only weight_map matters to us. */
 export const SafetensorsIndexSchema = z.object({
   metadata: z.record(z.string(), z.unknown()).nullish(),

@@ -1,6 +1,7 @@
 import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
 import { createDatabase, type DatabaseOptions } from "../db/client.ts";
+import type { Listen } from "../db/listen.ts";
 import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
 import { createHubBudget, parseBudget } from "../hub/budget.ts";
@@ -15,6 +16,8 @@ export type Booted = {
   migrations: MigrationReport;
   /** The Hub client, for its request counter. */
   hub: HubClient;
+  /** LISTEN on the store (the HTTP response cache follows the store generation). */
+  listen: Listen;
   close(): Promise<void>;
 };
 
@@ -48,7 +51,7 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     throw err;
   }
   const { services, hub } = servicesFor(config, handle.db, opts);
-  return { services, kind: handle.kind, migrations, hub, close: () => handle.close() };
+  return { services, kind: handle.kind, migrations, hub, listen: handle.listen, close: () => handle.close() };
 }
 
 /** The services bag over an open store (tests pass their own database handle). */

@@ -16,7 +16,9 @@ function commitSha(parent: string | null, spec: CommitSpec): string {
         ? (file.key ?? file.text)
         : file.kind === "virtual"
           ? `${file.seed}:${file.size}`
-          : "safetensors";
+          : file.kind === "gguf"
+            ? `gguf:${file.key}`
+            : "safetensors";
     h.update(`${path}\0${content}\0`);
   }
   return h.digest("hex");

@@ -4,6 +4,8 @@ export type FileSpec =
   | { kind: "text"; text: string; key?: string }
   /** A safetensors file stored in LFS: a real header, then a virtual body of zeros never materialised. */
   | { kind: "safetensors"; header: () => Record<string, unknown> }
+  /** A GGUF file in LFS: a real header built on first use (`key` stands in for it in commit shas), then zeros. */
+  | { kind: "gguf"; key: string; encode: () => { header: Buffer; size: number } }
   /** A large LFS blob with no meaningful content (e.g. a .bin), served as a deterministic byte pattern. */
   | { kind: "virtual"; size: number; seed: string };
 

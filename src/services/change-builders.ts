@@ -7,6 +7,7 @@ import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokeni
 import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
+import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
 /** A tracked file of one revision as the differ sees it: its oid and stored content (null: not fetched). */
@@ -23,13 +24,15 @@ export function buildChanges(before: RevisionFiles, after: RevisionFiles): NewCh
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const path of paths) {
     const category = classifyPath(path);
-    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors")) continue;
+    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors") || isGgufPath(path))
+      continue;
     const a = before.get(path);
     const b = after.get(path);
     if (a && b && a.oid === b.oid) continue;
     out.push(fileChange(path, category, a, b));
   }
   out.push(...templateChanges(before, after));
+  out.push(...ggufChanges(before, after));
   const weights = weightsChange(before, after);
   if (weights) out.push(weights);
   return out;

@@ -1,4 +1,5 @@
 import type { TensorInfo } from "../core/diff/weights.ts";
+import type { GgufHeader } from "../core/estimator/gguf/types.ts";
 import type { HubClient } from "../hub/client.ts";
 import type { NewCommits } from "../hub/list-new-commits.ts";
 import type { OwnerHeads } from "../hub/list-owner-heads.ts";
@@ -33,6 +34,8 @@ export type HubPort = {
   downloadText(args: { repo: string; sha: string; path: string; size?: number }): Promise<string | null>;
   /** One safetensors file's header, by range reads (never the body). */
   readWeightHeader(args: { repo: string; sha: string; path: string }): Promise<WeightHeader>;
+  /** One GGUF file's header (metadata and tensor infos), by range reads (never the tensor data). */
+  readGgufHeader(args: { repo: string; sha: string; path: string }): Promise<GgufHeader>;
 };
 
 /** Largest text file fetched whole (tokenizer.json of big-vocabulary models is 10-35 MB). */
@@ -60,5 +63,6 @@ export function hubPortFrom(client: HubClient, opts: { backfillDepth?: number } 
       const h = await client.readSafetensorsHeader(a);
       return { tensors: h.tensors, metadata: h.metadata };
     },
+    readGgufHeader: (a) => client.readGgufHeader(a),
   };
 }

@@ -12,11 +12,17 @@ import {
 import type { Revision } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
+import { isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError, hubErrorKind } from "./hub-errors.ts";
 import { type HubFile, MAX_TEXT_BYTES } from "./hub-port.ts";
 import { recordFinding } from "./record-finding.ts";
 
 const PARALLEL_FETCHES = 4;
+
+/** Weight files read by their header only (range requests), whatever their size. */
+function isHeaderRead(path: string): boolean {
+  return path.endsWith(".safetensors") || isGgufPath(path);
+}
 
 type Fetched = { content: string; kind: ArtifactKind };
 
@@ -51,7 +57,7 @@ export async function snapshotRevision(
       entries.push({ ...entry, artifactHash: prev.artifactHash });
     } else {
       // Weights are read by header only, whatever their size; text files over the cap are skipped.
-      const fetchable = file.path.endsWith(".safetensors") || file.size <= MAX_TEXT_BYTES;
+      const fetchable = isHeaderRead(file.path) || file.size <= MAX_TEXT_BYTES;
       if (isTrackedPath(file.path) && fetchable) toFetch.push(file);
       else if (isTrackedPath(file.path)) skipped.push(file);
       entries.push(entry);
@@ -172,6 +178,10 @@ async function readFile(
 ): Promise<Fetched | null> {
   if (file.path.endsWith(".safetensors")) {
     const header = await s.hub.readWeightHeader({ repo, sha, path: file.path });
+    return { content: JSON.stringify(header), kind: "weights_header" };
+  }
+  if (isGgufPath(file.path)) {
+    const header = await s.hub.readGgufHeader({ repo, sha, path: file.path });
     return { content: JSON.stringify(header), kind: "weights_header" };
   }
   const text = await s.hub.downloadText({ repo, sha, path: file.path, size: file.size });
