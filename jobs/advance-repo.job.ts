@@ -14,14 +14,16 @@ import { enqueueNotify } from "./notify.job.ts";
 export const advanceRepoJob = defineJob({
   name: "advance-repo",
   queue: "hub",
-  payload: z.object({ repo: RepoName, sha: Sha.optional() }),
+  /** backfill: the repo is catching up on a first watch; its jobs yield to caught-up repos' new revisions. */
+  payload: z.object({ repo: RepoName, sha: Sha.optional(), backfill: z.boolean().optional() }),
   opts: { attempts: 5, backoff: { delayMs: 10_000, jitter: 0.3 } },
   jobId: (p) => (p.sha ? jobIdFor("advance", p.repo, p.sha) : jobIdFor("advance", p.repo)),
   group: (p) => p.repo,
   async handler(payload, ctx: JobContext<PipelineServices>) {
     const result = await advanceRepo(ctx.services, payload.repo);
     if (result.nextPendingSha) {
-      await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
+      const next = { repo: payload.repo, sha: result.nextPendingSha, backfill: payload.backfill };
+      await ctx.enqueue("advance-repo", next, payload.backfill ? { priority: "backfill" } : {});
     }
     await enqueueNotify(ctx, result.eventIds);
   },

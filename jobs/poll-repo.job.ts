@@ -24,7 +24,9 @@ export const pollRepoJob = defineJob({
   async handler(payload, ctx: JobContext<PipelineServices>) {
     const result = await pollRepo(ctx.services, payload.repo, { knownHead: payload.knownHead });
     if (result.nextPendingSha) {
-      await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
+      const backfill = result.firstWatch || undefined;
+      const advance = { repo: payload.repo, sha: result.nextPendingSha, backfill };
+      await ctx.enqueue("advance-repo", advance, backfill ? { priority: "backfill" } : {});
     }
     // Advisories withdrawn or reopened by a force-push.
     await enqueueNotify(ctx, result.eventIds);

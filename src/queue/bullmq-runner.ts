@@ -62,6 +62,8 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
     await queue(job.queue).add(name, parsed.value, {
       ...(jobId ? { jobId } : {}),
       ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+      // BullMQ takes jobs without a priority before prioritized ones.
+      ...(opts.priority === "backfill" ? { priority: 10 } : {}),
       attempts: job.opts.attempts,
       backoff: { type: "exponential", delay: job.opts.backoff.delayMs, jitter: job.opts.backoff.jitter },
       removeOnComplete: true,

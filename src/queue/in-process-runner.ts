@@ -30,7 +30,15 @@ export type InProcessOptions<S> = {
   onFailed?: (failure: FailedJob) => void;
 };
 
-type Entry = { id: string; job: AnyJob; payload: unknown; attempt: number; readyAt: number; group?: string };
+type Entry = {
+  id: string;
+  job: AnyJob;
+  payload: unknown;
+  attempt: number;
+  readyAt: number;
+  group?: string;
+  backfill?: boolean;
+};
 
 export function createInProcessRunner<S>(options: InProcessOptions<S>): InProcessRunner {
   const byName = checkRegistry(options.jobs);
@@ -55,7 +63,16 @@ export function createInProcessRunner<S>(options: InProcessOptions<S>): InProces
     const id = opts.jobId ?? job.jobId?.(parsed.value) ?? `${name}__${randomUUID()}`;
     if (activeIds.has(id) || waiting.some((e) => e.id === id)) return;
     const readyAt = Date.now() + (opts.delayMs ?? 0) * scale;
-    waiting.push({ id, job, payload: parsed.value, attempt: 1, readyAt, group: job.group?.(parsed.value) });
+    const group = job.group?.(parsed.value);
+    waiting.push({
+      id,
+      job,
+      payload: parsed.value,
+      attempt: 1,
+      readyAt,
+      group,
+      backfill: opts.priority === "backfill",
+    });
     pump();
   }
 
@@ -69,7 +86,9 @@ export function createInProcessRunner<S>(options: InProcessOptions<S>): InProces
     if (!started) return;
     const now = Date.now();
     while (running.size < concurrency) {
-      const index = waiting.findIndex((e) => runnable(e, now));
+      // Backfill jobs (a first watch's history) go only when nothing else is runnable.
+      let index = waiting.findIndex((e) => !e.backfill && runnable(e, now));
+      if (index < 0) index = waiting.findIndex((e) => runnable(e, now));
       if (index < 0) break;
       const [entry] = waiting.splice(index, 1);
       if (entry) start(entry);

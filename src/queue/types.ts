@@ -10,6 +10,8 @@ export type EnqueueOptions = {
   jobId?: string;
   /** Run no sooner than this many milliseconds from now. */
   delayMs?: number;
+  /** "backfill": taken only when no other job of its queue is runnable (a first watch's history). */
+  priority?: "backfill";
 };
 
 export type Enqueue = (name: string, payload: unknown, opts?: EnqueueOptions) => Promise<void>;

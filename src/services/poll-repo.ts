@@ -27,6 +27,8 @@ export type PollOutcome = {
   reopened: string[];
   /** Webhook events recorded by this poll (for the notify job). */
   eventIds: string[];
+  /** The repo had no last seen sha: its revisions are a backfill (queued behind caught-up repos' work). */
+  firstWatch?: boolean;
 };
 
 const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [] };
@@ -73,6 +75,7 @@ export async function pollRepo(
   s.log.debug({ repo: name, new: inserted.length, forcePushed: upstream.forcePushed }, "polled");
   return {
     status: "ok",
+    firstWatch: repo.lastSeenSha === null,
     newRevisions: inserted.length,
     forcePushed: upstream.forcePushed,
     nextPendingSha: next?.sha ?? null,
