@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
 import { pollRepo } from "../src/services/poll-repo.ts";
 import { RepoName } from "../src/services/repo-name.ts";
-import { enqueueNotify } from "./notify.job.ts";
+import { advanceRepoJob } from "./advance-repo.job.ts";
+import { lanesFor } from "./deliver-webhook.job.ts";
 
 /** Asks the Hub for commits newer than the last seen sha, records them as pending, starts advancing. */
 export const pollRepoJob = defineJob({
@@ -16,10 +17,10 @@ export const pollRepoJob = defineJob({
   group: (p) => p.repo,
   async handler(payload, ctx: JobContext<PipelineServices>) {
     const result = await pollRepo(ctx.services, payload.repo);
-    if (result.nextPendingSha) {
-      await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
-    }
-    // Advisories withdrawn or reopened by a force-push.
-    await enqueueNotify(ctx, result.eventIds);
+    const next = result.nextPendingSha
+      ? [followUp(advanceRepoJob, { repo: payload.repo, sha: result.nextPendingSha })]
+      : [];
+    // Deliveries of advisories withdrawn or reopened by a force-push.
+    return [...next, ...lanesFor(result.deliverTo)];
   },
 });

@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices } from "../main/boot.ts";
 import { embeddedRunner } from "../main/runners.ts";
@@ -45,7 +46,7 @@ export async function demoCommand(
 type Demo = {
   hub: ReplayHub;
   booted: Booted;
-  runner: InProcessRunner;
+  runner: InProcessRunner<JobRegistry>;
   log: Logger;
   dbDir: string;
 };
@@ -101,7 +102,7 @@ async function report({ booted, runner }: Demo, costs: Costs, outDir: string, ou
   return written.invalid.length > 0 || runner.failures.length > 0 ? 1 : 0;
 }
 
-async function pollAll(runner: InProcessRunner): Promise<void> {
+async function pollAll(runner: InProcessRunner<JobRegistry>): Promise<void> {
   await runner.enqueue("poll-all", {});
   await runner.idle();
 }
@@ -135,7 +136,12 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
   for (const spec of fixtureRepos()) if (spec.scriptedForcePush) hub.forcePush(spec.id);
 }
 
-async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
+async function serve(
+  config: Config,
+  booted: Booted,
+  runner: InProcessRunner<JobRegistry>,
+  log: Logger,
+): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
   const server = await startServer({ config, db: booted.services.db, runner, log });

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import type { Logger } from "pino";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
@@ -13,7 +14,7 @@ export type StartServerOptions = {
   config: Config;
   db: Db;
   /** Producer for Hub-webhook polls and webhook deliveries; the caller owns (starts, closes) it. */
-  runner?: Pick<JobRunner, "enqueue">;
+  runner?: Pick<JobRunner<JobRegistry>, "enqueue">;
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
   host?: string;
   port?: number;

@@ -3,7 +3,6 @@ import { type AdvisoryAction, type OpenAction, planAdvisory } from "../core/advi
 import type { Estimate as AdviseEstimate } from "../core/advise/types.ts";
 import { buildBadges } from "../core/badge/build.ts";
 import type { Estimate } from "../core/estimator/estimate.ts";
-import type { WebhookEventType } from "../db/schema/index.ts";
 import type { Tx } from "../db/types.ts";
 import {
   closeAdvisory,
@@ -20,13 +19,13 @@ import {
   type Revision,
 } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
-import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
-import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
 import { previousEstimate } from "./base-estimate.ts";
 import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
+import { type OutboxEvent, recordEvent } from "./webhooks/outbox.ts";
 
-export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[] };
+export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[]; deliverTo: number[] };
 
 /**
  * Compares a revision's estimate with the previous one (same estimator version, so only upstream
@@ -51,7 +50,7 @@ export async function adviseRevision(
   const parent = before?.revision.sha ?? null;
   const now = s.now();
   return withTransaction(s.db, async (tx) => {
-    const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [] };
+    const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [], deliverTo: [] };
     if (estimate) {
       // The advisories open just before this revision: introduced earlier, not fixed earlier. So that
       // reprocessing an old revision plans exactly what the first run planned.
@@ -75,7 +74,12 @@ export async function adviseRevision(
       parent,
       params_total: estimate?.params.total ?? null,
     };
-    await emit(tx, repo, "revision.processed", `${repo.name}@${revision.sha}`, processed, outcome);
+    await emit(tx, outcome, {
+      type: "revision.processed",
+      repo,
+      subject: `${repo.name}@${revision.sha}`,
+      data: processed,
+    });
     await markRevisionDone(tx, revision.id, now);
     return outcome;
   });
@@ -98,14 +102,13 @@ async function apply(
     });
     if (!created) return;
     out.opened.push(advisory.id);
-    await emit(
-      tx,
+    await emit(tx, out, {
+      type: "advisory.opened",
       repo,
-      "advisory.opened",
-      `${repo.name}@${advisory.introducedSha}`,
-      { id: advisory.id, repo: repo.name, record: advisory.record },
-      out,
-    );
+      subject: `${repo.name}@${advisory.introducedSha}`,
+      data: { id: advisory.id, repo: repo.name, record: advisory.record },
+      kinds: advisoryKinds(advisory.record),
+    });
     return;
   }
   const existing = await getAdvisory(tx, action.id);
@@ -122,7 +125,8 @@ async function apply(
   await closeAdvisory(tx, existing.id, { fixedSha: action.fixed, modified: now, record });
   out.closed.push(existing.id);
   const subject = `${repo.name}@${existing.introducedSha} fixed@${action.fixed}`;
-  await emit(tx, repo, "advisory.closed", subject, { id: existing.id, repo: repo.name, record }, out);
+  const data = { id: existing.id, repo: repo.name, record };
+  await emit(tx, out, { type: "advisory.closed", repo, subject, data, kinds: advisoryKinds(record) });
 }
 
 function recordFor(
@@ -156,16 +160,12 @@ function badgesFor(estimate: Estimate, openAdvisories: number) {
   });
 }
 
-/** Event ids hash the type and a subject made of upstream facts (repo, shas), never of our numbering. */
-async function emit(
-  tx: Tx,
-  repo: Repo,
-  type: WebhookEventType,
-  subject: string,
-  data: Record<string, unknown>,
-  out: AdviseOutcome,
-): Promise<void> {
-  const id = makeEventId(type, subject);
-  const { created } = await insertEvent(tx, { id, type, repoId: repo.id, payload: { type, data } });
-  if (created) out.eventIds.push(id);
+/**
+ * Records an event and its deliveries in the advise transaction (the outbox). Event ids hash the type
+ * and a subject made of upstream facts (repo, shas), never of our numbering.
+ */
+async function emit(tx: Tx, out: AdviseOutcome, event: OutboxEvent): Promise<void> {
+  const recorded = await recordEvent(tx, event);
+  if (recorded.created) out.eventIds.push(recorded.eventId);
+  out.deliverTo.push(...recorded.subscriptionIds);
 }

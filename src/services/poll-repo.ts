@@ -27,9 +27,10 @@ export type PollOutcome = {
   reopened: string[];
   /** Webhook events recorded by this poll (for the notify job). */
   eventIds: string[];
+  deliverTo: number[];
 };
 
-const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [] };
+const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [], deliverTo: [] };
 
 /**
  * Asks the Hub for commits after the repo's last seen sha (one request when nothing is new) and

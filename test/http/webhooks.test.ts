@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
@@ -24,7 +24,7 @@ type Received = { id: string; verified: boolean; body: string; timestamp: string
 
 let db: PgTestDatabase;
 let app: FastifyInstance;
-let runner: InProcessRunner;
+let runner: InProcessRunner<JobRegistry>;
 let token: string;
 let seeded: Awaited<ReturnType<typeof seedHistory>>;
 const warnings: { obj: object; msg: string }[] = [];
@@ -143,7 +143,7 @@ describe("webhook delivery", () => {
     secret = created.json().secret;
     const subId = created.json().id as number;
     // Receiver down (nothing listening): the first attempts fail with ECONNREFUSED.
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const deps = { db: db.db };
     const e1 = await emitWebhookEvent(deps, {
       type: "advisory.opened",
       repoId: seeded.repoIds.tiny!,
@@ -156,15 +156,17 @@ describe("webhook delivery", () => {
       subject: "r1",
       data: { sha: "b".repeat(40) },
     });
-    // The pipeline's path: record the event, enqueue "notify".
-    const e3 = makeEventId("advisory.closed", "x_HUBWATCH-2026-0001@2026-03-04T00:00:00Z");
-    await insertEvent(db.db, {
-      id: e3,
+    // An event stored by itself (no deliveries recorded with it): not delivered, nothing else breaks.
+    const bare = makeEventId("advisory.closed", "bare");
+    await insertEvent(db.db, { id: bare, type: "advisory.closed", repoId: seeded.repoIds.tiny, payload: {} });
+    const { eventId: e3 } = await emitWebhookEvent(deps, {
       type: "advisory.closed",
-      repoId: seeded.repoIds.tiny,
-      payload: { id: "x_HUBWATCH-2026-0001" },
+      repoId: seeded.repoIds.tiny!,
+      subject: "x_HUBWATCH-2026-0001@2026-03-04T00:00:00Z",
+      data: { id: "x_HUBWATCH-2026-0001" },
     });
-    await runner.enqueue("notify", { eventId: e3 });
+    // The outbox relay queues the lanes of subscriptions with due deliveries.
+    await runner.enqueue("relay-webhooks", {});
     await new Promise((res) => setTimeout(res, 350));
     await listen(r.server, port); // receiver back up
     await runner.idle();
@@ -214,13 +216,13 @@ describe("webhook delivery", () => {
       repoFilter: null,
       events: ["revision.processed"],
     });
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
-    const e = await emitWebhookEvent(deps, {
+    const e = await emitWebhookEvent(db, {
       type: "revision.processed",
       repoId: null,
       subject: "dead",
       data: {},
     });
+    await runner.enqueue("relay-webhooks", {});
     await runner.idle();
     r.server.close();
     expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
@@ -243,13 +245,14 @@ describe("webhook delivery", () => {
       repoFilter: null,
       events: ["advisory.updated"],
     });
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const deps = { db: db.db };
     const e = await emitWebhookEvent(deps, {
       type: "advisory.updated",
       repoId: null,
       subject: "gone",
       data: {},
     });
+    await runner.enqueue("relay-webhooks", {});
     await runner.idle();
     const after = await getSubscription(db.db, sub.id);
     expect(after?.enabled).toBe(false);
@@ -261,7 +264,11 @@ describe("webhook delivery", () => {
       subject: "gone2",
       data: {},
     });
-    expect(next.queued).toBe(0);
+    expect(next.subscriptionIds).toEqual([]);
+    // Redelivering to the disabled subscription: 409 with the reason, nothing sent.
+    const refused = await api("POST", `/api/subscriptions/${sub.id}/deliveries/${e.eventId}/redeliver`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/disabled: receiver answered 410/);
     r.server.close();
   });
 
@@ -298,10 +305,13 @@ describe("webhook delivery", () => {
       },
     });
     await strictRunner.start();
-    const e = await emitWebhookEvent(
-      { db: db.db, enqueue: strictRunner.enqueue, allowPrivateTargets: false },
-      { type: "advisory.opened", repoId: null, subject: "ssrf", data: {} },
-    );
+    const e = await emitWebhookEvent(db, {
+      type: "advisory.opened",
+      repoId: null,
+      subject: "ssrf",
+      data: {},
+    });
+    await strictRunner.enqueue("relay-webhooks", {});
     await strictRunner.idle();
     await strictRunner.close();
     r.server.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { realTemplates } from "../../src/replay-hub/fixtures/builder.ts";
@@ -22,7 +22,7 @@ describe("behaviour changes from a real template history and an EOS change", () 
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
 
   beforeAll(async () => {
     hub = await startReplayHub({ repos: fixtureRepos().filter((r) => r.id === QWQ) });

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { jobIdFor } from "../../queue/define-job.ts";
 import { findRepoByName } from "../../repositories/http-read.repository.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -45,7 +44,7 @@ export function hubHookRoutes(deps: AppDeps) {
       if (!(await findRepoByName(deps.db, name)))
         return reply.code(202).send({ queued: false, reason: "not watched" });
       if (!deps.enqueue) return reply.code(503).send({ error: "no job runner" });
-      await deps.enqueue("poll-repo", { repo: name }, { jobId: jobIdFor("poll", name) });
+      await deps.enqueue("poll-repo", { repo: name });
       return reply.code(202).send({ queued: true, repo: name });
     });
   };
