@@ -6,6 +6,7 @@ export type WebhookJobServices = Pick<PipelineServices, "db" | "config" | "log">
   webhookRetryDelaysMs?: readonly number[];
   webhookAllowPrivateTargets?: boolean;
   webhookTimeoutMs?: number;
+  webhookLeaseMarginMs?: number;
 };
 
 /** What the webhook services need, from a job's services bag. */
@@ -15,6 +16,7 @@ export function webhookDeps(s: WebhookJobServices): WebhookDeps {
     allowPrivateTargets: s.webhookAllowPrivateTargets ?? s.config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
     retryDelaysMs: s.webhookRetryDelaysMs,
     ...(s.webhookTimeoutMs ? { timeoutMs: s.webhookTimeoutMs } : {}),
+    ...(s.webhookLeaseMarginMs ? { leaseMarginMs: s.webhookLeaseMarginMs } : {}),
     log: s.log,
   };
 }

@@ -33,7 +33,7 @@ export async function runDeliveryLane(
 ): Promise<LaneRun> {
   const started = Date.now();
   const outcomes: AttemptOutcome[] = [];
-  const leaseMs = (deps.timeoutMs ?? 10_000) + LEASE_MARGIN_MS;
+  const leaseMs = (deps.timeoutMs ?? 10_000) + (deps.leaseMarginMs ?? LEASE_MARGIN_MS);
   for (;;) {
     const sub = await getSubscription(deps.db, subscriptionId);
     if (!sub?.enabled) return { outcomes, againInMs: null };

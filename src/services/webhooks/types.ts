@@ -9,5 +9,7 @@ export type WebhookDeps = {
   retryDelaysMs?: readonly number[];
   /** Per-attempt timeout; default 10 s. */
   timeoutMs?: number;
+  /** How long past its timeout an attempt's claim lasts before the delivery is due again; default 20 s. */
+  leaseMarginMs?: number;
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 };
