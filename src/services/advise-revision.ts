@@ -1,5 +1,11 @@
 import { compareEstimates, estimateState } from "../core/advise/compare.ts";
-import { type AdvisoryAction, type OpenAction, planAdvisory } from "../core/advise/plan.ts";
+import {
+  type AdvisoryAction,
+  applyDrift,
+  type OpenAction,
+  planAdvisory,
+  type UpdateAction,
+} from "../core/advise/plan.ts";
 import type { Estimate as AdviseEstimate } from "../core/advise/types.ts";
 import { buildBadges } from "../core/badge/build.ts";
 import type { Estimate } from "../core/estimator/estimate.ts";
@@ -10,6 +16,7 @@ import {
   listAdvisoriesByRepo,
   listOpenAdvisories,
   openAdvisory,
+  updateAdvisory,
 } from "../repositories/advisories.repository.ts";
 import { upsertBadge } from "../repositories/badges.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
@@ -23,6 +30,7 @@ import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.
 import { previousEstimate } from "./base-estimate.ts";
 import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
+import { revisionChangedEvent } from "./revision-event.ts";
 import { type OutboxEvent, recordEvent } from "./webhooks/outbox.ts";
 
 export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[]; deliverTo: number[] };
@@ -41,13 +49,13 @@ export async function adviseRevision(
 ): Promise<AdviseOutcome> {
   const before = estimate ? await previousEstimate(s, revision) : null;
   const behavior = await behaviorAdvisoryChanges(s, revision);
-  const changes = [
-    ...(before && estimate
+  const estimateChanges =
+    before && estimate
       ? compareEstimates(before.estimate as AdviseEstimate, estimate as AdviseEstimate).changes
-      : []),
-    ...behavior.changes,
-  ];
+      : [];
+  const changes = [...estimateChanges, ...behavior.changes];
   const parent = before?.revision.sha ?? null;
+  const changed = await revisionChangedEvent(s, repo, revision, parent, estimateChanges);
   const now = s.now();
   return withTransaction(s.db, async (tx) => {
     const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [], deliverTo: [] };
@@ -80,6 +88,7 @@ export async function adviseRevision(
       subject: `${repo.name}@${revision.sha}`,
       data: processed,
     });
+    if (changed) await emit(tx, outcome, changed);
     await markRevisionDone(tx, revision.id, now);
     return outcome;
   });
@@ -111,6 +120,7 @@ async function apply(
     });
     return;
   }
+  if (action.type === "update") return update(tx, repo, action, now, out);
   const existing = await getAdvisory(tx, action.id);
   if (!existing || existing.status === "closed") return;
   const facts = factsOf(existing.record);
@@ -127,6 +137,37 @@ async function apply(
   const subject = `${repo.name}@${existing.introducedSha} fixed@${action.fixed}`;
   const data = { id: existing.id, repo: repo.name, record };
   await emit(tx, out, { type: "advisory.closed", repo, subject, data, kinds: advisoryKinds(record) });
+}
+
+/** Drift: the open advisory's record shows the new values, a new `modified`, and an advisory.updated event. */
+async function update(
+  tx: Tx,
+  repo: Repo,
+  action: UpdateAction,
+  now: Date,
+  out: AdviseOutcome,
+): Promise<void> {
+  const existing = await getAdvisory(tx, action.id);
+  if (!existing || existing.status === "closed") return;
+  const facts = factsOf(existing.record);
+  const changes = applyDrift(facts.changes, action.changes);
+  if (JSON.stringify(changes) === JSON.stringify(facts.changes)) return; // reprocessed: nothing new
+  const open: OpenAction = {
+    type: "open",
+    introduced: existing.introducedSha,
+    parent: facts.parent,
+    changes,
+    baseline: facts.baseline,
+  };
+  const record = recordFor(existing.id, repo.name, open, null, existing.published, now);
+  await updateAdvisory(tx, existing.id, { modified: now, record });
+  await emit(tx, out, {
+    type: "advisory.updated",
+    repo,
+    subject: `${repo.name}@${existing.introducedSha} drift@${action.revision}`,
+    data: { id: existing.id, repo: repo.name, reason: "drift", revision: action.revision, record },
+    kinds: advisoryKinds(record),
+  });
 }
 
 function recordFor(
