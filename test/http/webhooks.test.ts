@@ -10,6 +10,7 @@ import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-
 import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
 import {
   createSubscription,
+  disableSubscription,
   getSubscription,
   insertEvent,
   makeEventId,
@@ -322,4 +323,85 @@ describe("webhook delivery", () => {
     expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
     expect(warnings.some((w) => w.msg === "webhook target refused")).toBe(true);
   });
+
+  it("rotates the secret with both signatures for a while, re-enables, and deletes safely mid-attempt", async () => {
+    let release: () => void = () => {};
+    const seen: { headers: Record<string, string>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        seen.push({ headers: req.headers as Record<string, string>, body });
+        new Promise<void>((r) => {
+          release = r;
+        }).then(() => res.writeHead(200).end());
+      });
+    });
+    const port = await listen(server);
+    const created = (await api("POST", "/api/subscriptions", { url: `http://127.0.0.1:${port}/r` })).json();
+    const oldSecret = created.secret as string;
+    const rotated = await api("POST", `/api/subscriptions/${created.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const newSecret = rotated.json().secret as string;
+    expect(newSecret).not.toBe(oldSecret);
+    const e = await emitWebhookEvent(db, {
+      type: "revision.processed",
+      repoId: null,
+      subject: "rot",
+      data: {},
+    });
+    await runner.enqueue("deliver-webhook", { subscriptionId: created.id });
+    await waitUntil(() => seen.length === 1);
+    // Both the old and the new secret verify the same delivery.
+    for (const secret of [oldSecret, newSecret])
+      expect(() => new Webhook(secret).verify(seen[0]!.body, seen[0]!.headers)).not.toThrow();
+    expect(seen[0]!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    // Deleted while that attempt is in flight: the attempt records nothing, no job fails.
+    const failuresBefore = runner.failures.length;
+    expect((await api("DELETE", `/api/subscriptions/${created.id}`)).statusCode).toBe(200);
+    release();
+    await runner.idle();
+    expect(runner.failures.length).toBe(failuresBefore);
+    expect(await getDelivery(db.db, created.id, e.eventId)).toBeNull();
+    expect(await listAttempts(db.db, created.id)).toEqual([]);
+    server.close();
+    // Re-enabling a disabled subscription; unknown ids are 404.
+    const other = (await api("POST", "/api/subscriptions", { url: "http://127.0.0.1:9/x" })).json();
+    await disableSubscription(db.db, other.id, "receiver answered 410 Gone");
+    const enabled = await api("POST", `/api/subscriptions/${other.id}/enable`);
+    expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null });
+    expect(enabled.json()).not.toHaveProperty("secret");
+    expect((await api("POST", "/api/subscriptions/999999/enable")).statusCode).toBe(404);
+    await api("DELETE", `/api/subscriptions/${other.id}`);
+  });
+
+  it("lists and revokes tokens", async () => {
+    const extra = await createToken(db.db, "temp");
+    const listed = (await api("GET", "/api/tokens")).json();
+    expect(listed.find((t: { id: number }) => t.id === extra.id)).toMatchObject({
+      name: "temp",
+      revokedAt: null,
+    });
+    expect(JSON.stringify(listed)).not.toMatch(/tokenHash|hw_/);
+    expect((await api("DELETE", `/api/tokens/${extra.id}`)).json()).toMatchObject({
+      revokedAt: expect.any(String),
+    });
+    const withRevoked = await app.inject({
+      method: "GET",
+      url: "/api/tokens",
+      headers: { authorization: `Bearer ${extra.token}` },
+    });
+    expect(withRevoked.statusCode).toBe(401);
+    expect((await api("DELETE", "/api/tokens/999999")).statusCode).toBe(404);
+  });
 });
+
+async function waitUntil(ok: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
