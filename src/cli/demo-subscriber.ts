@@ -61,7 +61,8 @@ export function formatReceived(sub: DemoSubscriber): string[] {
   for (const r of sub.received) {
     const d = r.data;
     if (r.type.startsWith("advisory.")) {
-      const summary = (d.record as { summary?: string } | undefined)?.summary ?? "";
+      const full = (d.record as { summary?: string } | undefined)?.summary ?? "";
+      const summary = full.startsWith(`${d.repo}: `) ? full.slice(String(d.repo).length + 2) : full;
       const reason = typeof d.reason === "string" ? ` (${d.reason})` : "";
       lines.push(`  ${r.type.padEnd(17)}${d.id}${reason} ${d.repo}: ${summary}`);
     } else if (r.type === "revision.changed" && Array.isArray(d.kinds) && d.kinds.length > 0) {
