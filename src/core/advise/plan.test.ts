@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareEstimates, estimateState } from "./compare.ts";
-import { type AdvisoryAction, type OpenAction, planAdvisory } from "./plan.ts";
+import { type AdvisoryAction, applyDrift, type OpenAction, planAdvisory } from "./plan.ts";
 import { makeEstimate } from "./test-helpers.ts";
 import type { Estimate, OpenAdvisory } from "./types.ts";
 
@@ -125,5 +125,29 @@ describe("planAdvisory", () => {
     expect(planAdvisory({ open, changes, revision: sha("c"), parent: sha("b") }).actions).toEqual([
       { type: "close", id: "x_HUBWATCH-2026-0001", fixed: sha("c") },
     ]);
+  });
+});
+
+describe("applyDrift", () => {
+  it("keeps the baseline, takes the new value, and tells both steps of a behaviour change", () => {
+    const prompt = (summary: string, before: string, after: string) => ({
+      kind: "prompt" as const,
+      key: "behavior:prompt",
+      before,
+      after,
+      advisory: true,
+      summary,
+    });
+    const params = {
+      kind: "params_total" as const,
+      key: "params:total",
+      before: 1,
+      after: 2,
+      advisory: true,
+    };
+    const once = applyDrift([prompt("first edit", "a", "b"), params], [prompt("second edit", "b", "c")]);
+    expect(once).toEqual([prompt("first edit; since then: second edit", "a", "c"), params]);
+    const twice = applyDrift(once, [prompt("third edit", "c", "d")]);
+    expect(twice[0]).toEqual(prompt("first edit; since then: third edit", "a", "d"));
   });
 });

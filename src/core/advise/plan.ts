@@ -79,14 +79,20 @@ function isRestored(baseline: Baseline, input: PlanInput): boolean {
   });
 }
 
+const SINCE = "; since then: ";
+
 /**
  * An advisory's changes after drift: each drifted key keeps its `before` (the baseline) and takes the
- * new `after` (and summary); keys that did not move are kept as they were.
+ * new `after`; a behaviour change's sentence (which describes one step, not baseline to now) keeps the
+ * introducing step and adds the latest one ("...; since then: ..."). Keys that did not move are kept.
  */
 export function applyDrift(changes: EstimateChange[], drift: EstimateChange[]): EstimateChange[] {
   const moved = new Map(drift.map((c) => [c.key, c]));
   return changes.map((c) => {
     const d = moved.get(c.key);
-    return d ? { ...c, after: d.after, ...(d.summary ? { summary: d.summary } : {}) } : c;
+    if (!d) return c;
+    const first = c.summary?.split(SINCE)[0];
+    const summary = d.summary && first ? `${first}${SINCE}${d.summary}` : (d.summary ?? c.summary);
+    return { ...c, after: d.after, ...(summary ? { summary } : {}) };
   });
 }
