@@ -2,12 +2,13 @@ import { z } from "zod";
 import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
+import { planPoll } from "../src/services/plan-poll.ts";
 import { reposWithStaleEstimates } from "../src/services/stale-estimates.ts";
-import { listWatchedRepos } from "../src/services/watch-repos.ts";
 import { pollRepoJob } from "./poll-repo.job.ts";
 import { reEstimateJob } from "./re-estimate.job.ts";
 
-/** The scheduler tick's fan-out: one poll-repo job per watched repo (deduplicated per repo), and a
+/** The scheduler tick's fan-out: heads learned per owner (src/services/plan-poll.ts), then one poll-repo
+ * job per repo whose head moved or that needs a per-repo check (deduplicated per repo), and a
  * re-estimate job per repo whose stored estimates predate the current estimator version. */
 export const pollAllJob = defineJob({
   name: "poll-all",
@@ -17,8 +18,8 @@ export const pollAllJob = defineJob({
   schedule: (config) => config.HUBWATCH_POLL_CRON,
   jobId: () => jobIdFor("poll-all"),
   async handler(_payload, ctx: JobContext<PipelineServices>) {
-    const repos = await listWatchedRepos(ctx.services);
-    const polls = repos.map((repo) => followUp(pollRepoJob, { repo: repo.name }));
+    const plan = await planPoll(ctx.services);
+    const polls = plan.items.map((item) => followUp(pollRepoJob, item));
     // After an estimator upgrade: stored revisions are re-estimated (drift recorded, advisories untouched).
     const stale = await reposWithStaleEstimates(ctx.services);
     return [...polls, ...stale.map((repo) => followUp(reEstimateJob, { repo }))];

@@ -26,7 +26,8 @@ describe("demo", () => {
     } as unknown as NodeJS.WriteStream;
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/hub, idle +8 requests for 8 repos with nothing new \(commits 8\)/);
+    // One owner listing for the Qwen repos, one commits page for each repo alone under its owner.
+    expect(text).toMatch(/hub, idle +4 requests for 8 repos with nothing new \(commits 3, models 1\)/);
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B) and EOS changes
     // (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json).
     expect(text).toMatch(/advisories +9 opened, 2 closed, 7 open/);
