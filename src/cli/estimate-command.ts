@@ -2,20 +2,38 @@
  * `hubwatch estimate PATH|OWNER/NAME[@REV] [--json|--markdown [--full]]`: PATH is a config.json, or a folder
  * holding config.json and optionally model.safetensors.index.json, *.safetensors (only the header is read) and
  * *.safetensors.header.json; OWNER/NAME[@REV] (when no such local path exists) reads the repo from the Hub
- * (HF_ENDPOINT, HF_TOKEN): config.json, the index and the shards' headers, never a weight body.
+ * (HF_ENDPOINT, HF_TOKEN): config.json, the index and the shards' headers, never a weight body. A FILE.gguf,
+ * a folder of .gguf files (no config.json) or a Hub repo of .gguf files is estimated from the GGUF headers.
  * Exit 0 on success, 2 on bad input (one line on stderr, never a stack trace), 1 on anything unexpected.
  */
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { EstimatorInputError } from "../core/estimator/config-view.ts";
-import { type Estimate, estimate } from "../core/estimator/estimate.ts";
+import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
+import { estimateGgufRepo } from "../core/estimator/gguf/repo-estimate.ts";
+import type { GgufHeader } from "../core/estimator/gguf/types.ts";
 import { formatDelta, formatGb, formatParams, renderMarkdown } from "../core/estimator/markdown.ts";
 import type { CheckpointInput, TensorHeader } from "../core/estimator/types.ts";
+import {
+  parseSafetensorsHeader,
+  readSafetensorsHeaderObject,
+  SafetensorsHeaderError,
+  safetensorsHeaderLength,
+} from "../core/safetensors/header.ts";
 import type { HubOptions } from "../hub/index.ts";
+import {
+  ggufMarkdown,
+  ggufName,
+  ggufSummary,
+  isGgufFile,
+  readHubGguf,
+  readLocalGguf,
+  readLocalGgufFolder,
+} from "./estimate-gguf.ts";
 import { HubInputError, parseRepoRef, readHubFiles } from "./estimate-hub.ts";
 
 /** Largest safetensors header we read (bytes); real headers are well under a few MB. */
-export const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
 export type EstimateIo = {
   stdout: { write(s: string): unknown };
@@ -60,31 +78,25 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /** Tensors of one safetensors header object (skipping __metadata__). */
-export function tensorsOfHeader(header: unknown, what: string): TensorHeader[] {
-  if (typeof header !== "object" || header === null || Array.isArray(header))
-    throw new InputError(`${what}: header is not a JSON object`);
-  const out: TensorHeader[] = [];
-  for (const [name, v] of Object.entries(header)) {
-    if (name === "__metadata__") continue;
-    const t = v as { dtype?: unknown; shape?: unknown };
-    const okShape = Array.isArray(t?.shape) && t.shape.every((d) => Number.isInteger(d) && d >= 0);
-    if (typeof t?.dtype !== "string" || !okShape)
-      throw new InputError(`${what}: tensor ${name} lacks a dtype or an integer shape`);
-    out.push({ name, dtype: t.dtype, shape: t.shape as number[] });
+function tensorsOfHeader(header: unknown, what: string): TensorHeader[] {
+  try {
+    return readSafetensorsHeaderObject(header).tensors;
+  } catch (err) {
+    if (err instanceof SafetensorsHeaderError) throw new InputError(`${what}: ${err.message}`);
+    throw err;
   }
-  return out;
 }
 
 async function safetensorsHeader(io: EstimateIo, path: string): Promise<TensorHeader[]> {
-  const head = await io.readHead(path, 8);
-  if (head.length < 8) throw new InputError(`${path}: too short for a safetensors file`);
-  const len = Number(new DataView(head.buffer, head.byteOffset, 8).getBigUint64(0, true));
-  if (len <= 0 || len > MAX_HEADER_BYTES)
-    throw new InputError(`${path}: header length ${len} outside 1..${MAX_HEADER_BYTES}`);
-  const bytes = await io.readHead(path, 8 + len);
-  if (bytes.length < 8 + len) throw new InputError(`${path}: truncated header`);
-  const text = new TextDecoder().decode(bytes.subarray(8, 8 + len));
-  return tensorsOfHeader(parseJson(text, path), path);
+  try {
+    const len = safetensorsHeaderLength(await io.readHead(path, 8), MAX_HEADER_BYTES);
+    const bytes = await io.readHead(path, 8 + len);
+    if (bytes.length < 8 + len) throw new InputError(`${path}: truncated header`);
+    return parseSafetensorsHeader(bytes.subarray(8, 8 + len)).tensors;
+  } catch (err) {
+    if (err instanceof SafetensorsHeaderError) throw new InputError(`${path}: ${err.message}`);
+    throw err;
+  }
 }
 
 async function checkpointOf(
@@ -138,7 +150,33 @@ function summary(e: Estimate, name: string): string {
 
 export type EstimateOptions = { json?: boolean; markdown?: boolean; full?: boolean };
 
-type Loaded = { config: unknown; checkpoint: CheckpointInput | undefined; name: string };
+/** What an estimate is made from: a config (+ checkpoint headers), or GGUF headers (`gguf`, config unused). */
+type Loaded = {
+  config: unknown;
+  checkpoint: CheckpointInput | undefined;
+  name: string;
+  gguf?: [string, GgufHeader][];
+};
+
+/** A .gguf file, or a folder holding .gguf files and no config.json: estimated from the GGUF headers. */
+async function loadLocalGguf(io: EstimateIo, path: string, isDir: boolean): Promise<Loaded | null> {
+  if (!isDir && !isGgufFile(path)) return null;
+  const names = isDir ? await io.readDir(path) : [];
+  if (isDir && (names.includes("config.json") || !names.some(isGgufFile))) return null;
+  try {
+    const gguf = isDir
+      ? await readLocalGgufFolder(path, names)
+      : [[ggufName(path), await readLocalGguf(path)]];
+    return {
+      config: null,
+      checkpoint: undefined,
+      name: ggufName(path),
+      gguf: gguf as [string, GgufHeader][],
+    };
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
+}
 
 async function loadLocal(io: EstimateIo, path: string, isDir: boolean): Promise<Loaded> {
   const dir = isDir ? path : dirname(path);
@@ -154,10 +192,20 @@ async function loadLocal(io: EstimateIo, path: string, isDir: boolean): Promise<
 /** A local file or folder when one exists at `path`; else a Hub repo when `path` reads as OWNER/NAME[@REV]. */
 async function load(io: EstimateIo, path: string, hub: () => HubOptions): Promise<Loaded> {
   const isDir = await io.isDirectory(path).catch(() => null);
-  if (isDir !== null) return loadLocal(io, path, isDir);
+  if (isDir !== null) return (await loadLocalGguf(io, path, isDir)) ?? loadLocal(io, path, isDir);
   const ref = /^[./~]|\.json$/.test(path) ? null : parseRepoRef(path);
   if (!ref) throw new InputError(`${path}: no such file or folder (nor OWNER/NAME[@REV])`);
-  const files = await readHubFiles(ref, hub());
+  const files = await readHubFiles(ref, hub()).catch(async (err) => {
+    // A repo without config.json may be a GGUF repo: its quant files' headers are read instead.
+    if (!(err instanceof HubInputError) || !/no config\.json/.test(err.message)) throw err;
+    const gguf = await readHubGguf(ref, hub()).catch((e: unknown) => {
+      throw new HubInputError(`${ref.repo}@${ref.revision}: ${(e as Error)?.message ?? String(e)}`);
+    });
+    if (!gguf) throw err;
+    return { gguf };
+  });
+  const title = ref.revision === "main" ? ref.repo : `${ref.repo}@${ref.revision}`;
+  if ("gguf" in files) return { config: null, checkpoint: undefined, name: title, gguf: files.gguf };
   const config = parseJson(files.configText, `${ref.repo}@${ref.revision}/config.json`);
   return {
     config,
@@ -174,7 +222,18 @@ export async function runEstimateCommand(
   hub: () => HubOptions = () => ({}),
 ): Promise<number> {
   try {
-    const { config, checkpoint, name } = await load(io, path, hub);
+    const { config, checkpoint, name, gguf } = await load(io, path, hub);
+    if (gguf) {
+      const g = estimateGgufRepo(gguf, ESTIMATOR_VERSION);
+      io.stdout.write(
+        opts.json
+          ? `${JSON.stringify(g, null, 2)}\n`
+          : opts.markdown
+            ? ggufMarkdown(g, name)
+            : ggufSummary(g, name),
+      );
+      return 0;
+    }
     const e = estimate(config, checkpoint ? { checkpoint } : {});
     io.stdout.write(
       opts.json

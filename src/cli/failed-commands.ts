@@ -2,20 +2,22 @@ import type { Command } from "commander";
 import type { Config } from "../config/env.ts";
 import { bootServices, isDistributed } from "../main/boot.ts";
 import { distributedRunner } from "../main/runners.ts";
-import type { Enqueue } from "../queue/types.ts";
-import { type Failures, listFailures, retryFailures } from "../services/failures.ts";
+import { type Failures, listFailures, type Requeue, retryFailures } from "../services/failures.ts";
 import { action, UsageError } from "./errors.ts";
 
 type Ctx = { config: () => Config; out?: { write(s: string): unknown } };
 type Booted = Awaited<ReturnType<typeof bootServices>>;
-type Queueing = { enqueue: Enqueue; failedJobs?: ReturnType<typeof distributedRunner>["failedJobs"] };
+type Queueing = { enqueue: Requeue; failedJobs?: ReturnType<typeof distributedRunner>["failedJobs"] };
 
 /** Opens the store and, in distributed mode, a producer with the failed-job history; closes both. */
 async function withFailures<T>(config: Config, fn: (b: Booted, q: Queueing) => Promise<T>): Promise<T> {
   const booted = await bootServices(config);
   const runner = isDistributed(config) ? distributedRunner(config, booted.services) : undefined;
   try {
-    return await fn(booted, runner ?? { enqueue: async () => {} });
+    const queueing: Queueing = runner
+      ? { enqueue: runner.enqueue as Requeue, failedJobs: runner.failedJobs }
+      : { enqueue: async () => {} };
+    return await fn(booted, queueing);
   } finally {
     await runner?.close();
     await booted.close();

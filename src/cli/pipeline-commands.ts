@@ -1,3 +1,4 @@
+import { jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
 import { readiness, startOpsServer } from "../main/ops-server.ts";
@@ -50,6 +51,7 @@ export async function pollCommand(
     const before = await progressCounts(s.db);
     const runner = embeddedRunner(s, { metrics: booted.metrics });
     await runner.start();
+    await runner.enqueue("relay-webhooks", {});
     await runner.enqueue("poll-all", {});
     await runner.idle();
     await runner.close();
@@ -83,8 +85,8 @@ export async function schedulerCommand(config: Config): Promise<number | undefin
       return closeThenThrow(booted)(err);
     },
   );
-  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
-  log.info({ cron: config.HUBWATCH_POLL_CRON }, "scheduler started");
+  const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
+  log.info({ cron: config.HUBWATCH_POLL_CRON, relay: config.HUBWATCH_RELAY_CRON }, "scheduler started");
   onShutdown(
     async () => {
       await stopOps();
@@ -148,6 +150,7 @@ export async function runCommand(
     ? await startServer({
         config,
         db: booted.services.db,
+        listen: booted.listen,
         runner,
         log,
         ready: readiness(config, booted.services.db),
@@ -159,7 +162,9 @@ export async function runCommand(
         return closeThenThrow(booted)(err);
       })
     : undefined;
-  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
+  const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
+  // Deliveries left due by the previous process (the outbox), then a poll.
+  await runner.enqueue("relay-webhooks", {});
   await runner.enqueue("poll-all", {});
   if (server) process.stdout.write(`hubwatch: running (embedded), serving on ${server.url}\n`);
   log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind, url: server?.url }, "running (embedded)");

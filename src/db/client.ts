@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { pgListen, pgliteListen } from "./listen.ts";
 import * as schema from "./schema/index.ts";
 import type { DatabaseHandle, Db } from "./types.ts";
 
@@ -35,7 +36,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
       await pool.end().catch(() => {});
       throw err;
     }
-    return { db, kind: "pg", close: () => pool.end() };
+    return { db, kind: "pg", listen: pgListen(options.databaseUrl), close: () => pool.end() };
   }
   let unlock = () => {};
   if (options.dataDir) {
@@ -46,7 +47,7 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     const client = new PGlite({ ...options.pglite, ...(options.dataDir && { dataDir: options.dataDir }) });
     await client.waitReady;
     const db: Db = drizzlePglite({ client, schema });
-    return { db, kind: "pglite", close: () => client.close().finally(unlock) };
+    return { db, kind: "pglite", listen: pgliteListen(client), close: () => client.close().finally(unlock) };
   } catch (err) {
     unlock();
     throw err;

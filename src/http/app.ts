@@ -1,11 +1,14 @@
 import rateLimit from "@fastify/rate-limit";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
+import { isStoreUnavailable } from "../db/errors.ts";
 import type { AppDeps } from "./deps.ts";
+import { createResponseCache } from "./response-cache.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
 import { failedApiRoutes } from "./routes/failed-api.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
+import { jsonApiRoutes } from "./routes/json-api.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
 import { osvFeedRoutes } from "./routes/osv-feed.ts";
@@ -38,23 +41,34 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(rateLimit, {
       max: rl.max,
       timeWindow: rl.timeWindowMs,
-      allowList: (req) => req.url.startsWith("/api/") || req.url.startsWith("/hooks/"),
+      allowList: (req) =>
+        (req.url.startsWith("/api/") && !(req.method === "GET" && req.url.startsWith("/api/repos"))) ||
+        req.url.startsWith("/hooks/"),
     });
   }
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    // The store down or restarting is the client's cue to retry (503), never a raw driver message.
+    const unavailable = isStoreUnavailable(err);
+    const status = unavailable ? 503 : err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
     if (status >= 500) req.log.error({ err }, "request failed");
-    const message = status >= 500 ? "Internal error" : err.message;
+    if (unavailable) reply.header("retry-after", "5");
+    const message = unavailable
+      ? "Service unavailable: the store cannot be reached; retry shortly"
+      : status >= 500
+        ? "Internal error"
+        : err.message;
     if (req.url.startsWith("/v1/"))
-      return reply.code(status).send({ code: status === 400 ? 3 : 13, message });
+      return reply.code(status).send({ code: status === 400 ? 3 : status === 503 ? 14 : 13, message });
     return reply.code(status).send({ error: message });
   });
   app.get("/healthz", async () => ({ ok: true }));
   await app.register(opsRoutes({ ready: deps.ready ?? storeOnly(deps), metrics: deps.metrics }));
-  await app.register(osvApiRoutes(deps));
-  await app.register(osvFeedRoutes(deps));
-  await app.register(badgeRoutes(deps));
-  await app.register(pageRoutes(deps));
+  const cached = createResponseCache(deps.storeGeneration);
+  await app.register(osvApiRoutes(deps, cached));
+  await app.register(osvFeedRoutes(deps, cached));
+  await app.register(badgeRoutes(deps, cached));
+  await app.register(pageRoutes(deps, cached));
+  await app.register(jsonApiRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
   await app.register(failedApiRoutes(deps));

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Db } from "../db/types.ts";
 import type { FailedJobs } from "../ops/failed-jobs.ts";
 import type { Enqueue } from "../queue/types.ts";
@@ -8,7 +9,7 @@ import type { OpsDeps } from "./routes/ops.ts";
 export type AppDeps = {
   db: Db;
   /** Queue producer (JobRunner.enqueue): Hub webhook polls, webhook deliveries. Absent: 503 on those routes. */
-  enqueue?: Enqueue;
+  enqueue?: Enqueue<JobRegistry>;
   /** Base URL for absolute links in the Atom feed; default from the request's Host. */
   publicUrl?: string;
   /** Expected X-Webhook-Secret on POST /hooks/hub; unset: the route answers 404. */
@@ -19,8 +20,11 @@ export type AppDeps = {
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /** A pino logger to log requests and errors with; default no logging. */
   log?: FastifyBaseLogger;
-  /** How long a badge read from the store is reused in this process (ms); default 5 s, 0 = always read. */
-  badgeCacheMs?: number;
+  /**
+   * The store generation (src/db/store-changes.ts): public responses are cached per process while it stays
+   * the same. Absent or null: every request reads the store.
+   */
+  storeGeneration?: () => number | null;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
   osvPageSize?: number;
   /** `/readyz` checks; absent: PostgreSQL only, through `db`. */

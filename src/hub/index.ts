@@ -17,12 +17,14 @@ export {
   hubFetch,
   type RequestCounter,
 } from "./fetch.ts";
+export { type ReadGgufArgs, readGgufHeader, summarizeGguf } from "./gguf.ts";
 export {
   type HubCommit,
   type ListNewCommitsArgs,
   listNewCommits,
   type NewCommits,
 } from "./list-new-commits.ts";
+export { type ListOwnerHeadsArgs, listOwnerHeads, type OwnerHeads } from "./list-owner-heads.ts";
 export { type HubFile, listTree } from "./list-tree.ts";
 export {
   type ReadHeaderArgs,

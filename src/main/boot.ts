@@ -1,8 +1,10 @@
 import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
 import { createDatabase, type DatabaseOptions } from "../db/client.ts";
+import type { Listen } from "../db/listen.ts";
 import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
+import { createHubBudget, parseBudget } from "../hub/budget.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import { createMetrics, type Metrics } from "../ops/metrics.ts";
 import { storeFigures } from "../repositories/ops.repository.ts";
@@ -17,6 +19,8 @@ export type Booted = {
   migrations: MigrationReport;
   /** The Hub client, for its request counter. */
   hub: HubClient;
+  /** LISTEN on the store (the HTTP response cache follows the store generation). */
+  listen: Listen;
   /** This process's /metrics: Hub requests, job timings, and the store's figures at scrape time. */
   metrics: Metrics;
   close(): Promise<void>;
@@ -51,7 +55,15 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
   }
   const metrics = createMetrics({ store: () => storeFigures(handle.db) });
   const { services, hub } = servicesFor(config, handle.db, { ...opts, log, metrics });
-  return { services, kind: handle.kind, migrations, hub, metrics, close: () => handle.close() };
+  return {
+    services,
+    kind: handle.kind,
+    migrations,
+    hub,
+    metrics,
+    listen: handle.listen,
+    close: () => handle.close(),
+  };
 }
 
 /**
@@ -86,12 +98,17 @@ export function servicesFor(
   const hub = createHubClient({
     hubUrl: opts.hubUrl ?? config.HF_ENDPOINT,
     accessToken: config.HF_TOKEN,
+    maxHeaderBytes: config.HUBWATCH_MAX_HEADER_BYTES,
+    budget: createHubBudget({
+      api: parseBudget(config.HUBWATCH_HUB_BUDGET),
+      resolvers: parseBudget(config.HUBWATCH_RESOLVER_BUDGET),
+    }),
     ...(opts.metrics && { onResponse: opts.metrics.hubResponse }),
   });
   const services: PipelineServices = {
     config,
     db,
-    hub: hubPortFrom(hub),
+    hub: hubPortFrom(hub, { backfillDepth: config.HUBWATCH_BACKFILL_DEPTH }),
     log: opts.log ?? createLogger(config),
     now: () => new Date(),
     fetch: globalThis.fetch,

@@ -1,4 +1,4 @@
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type FailedJobs, failedJobs } from "../ops/failed-jobs.ts";
 import { instrumentJobs } from "../ops/instrument.ts";
@@ -13,11 +13,11 @@ export function distributedRunner(
   config: Config,
   services: PipelineServices,
   opts: { concurrency?: number; lockDurationMs?: number; stalledIntervalMs?: number; metrics?: Metrics } = {},
-): BullmqRunner & { failedJobs: FailedJobs } {
+): BullmqRunner<JobRegistry> & { failedJobs: FailedJobs } {
   if (!config.REDIS_URL) throw new Error("hubwatch: REDIS_URL is not set (distributed mode needs it)");
   const { metrics, ...timings } = opts;
   const history = failedJobs(config.REDIS_URL, config.HUBWATCH_QUEUE_PREFIX);
-  const queueOf = new Map(jobs.map((j) => [j.name, j.queue]));
+  const queueOf = new Map<string, string>(jobs.map((j) => [j.name, j.queue]));
   const runner = createBullmqRunner({
     jobs: metrics ? instrumentJobs(jobs, metrics) : jobs,
     services,
@@ -76,7 +76,7 @@ function onceEvery(ms: number, report: (source: string, error: string, heldBack?
 export function embeddedRunner(
   services: PipelineServices,
   opts: { concurrency?: number; metrics?: Metrics } = {},
-): InProcessRunner {
+): InProcessRunner<JobRegistry> {
   return createInProcessRunner({
     jobs: opts.metrics ? instrumentJobs(jobs, opts.metrics) : jobs,
     services,

@@ -7,21 +7,23 @@ import type { Metrics } from "./metrics.ts";
  * logger carrying the job's name and id, so every line a job writes says which run it came from.
  * Names, queues, payloads and options are the registry's own.
  */
-export function instrumentJobs(jobs: readonly AnyJob[], metrics: Metrics): AnyJob[] {
+export function instrumentJobs<J extends AnyJob>(jobs: readonly J[], metrics: Metrics): J[] {
   return jobs.map((job) => ({
     ...job,
-    async handler(payload, ctx) {
+    async handler(payload: unknown, ctx: Parameters<AnyJob["handler"]>[1]) {
       const t0 = performance.now();
       const services = withJobLog(ctx.services, job.name, ctx.runId);
       let outcome: "ok" | "error" = "error";
       try {
-        await job.handler(payload, { ...ctx, services });
+        // The follow-ups the handler returns are the runner's to queue: pass them through.
+        const followUps = await (job as AnyJob).handler(payload, { ...ctx, services });
         outcome = "ok";
+        return followUps;
       } finally {
         metrics.jobFinished(job.name, outcome, (performance.now() - t0) / 1000);
       }
     },
-  }));
+  })) as J[];
 }
 
 function withJobLog<S>(services: S, job: string, jobId: string): S {

@@ -72,6 +72,10 @@ function build(spec: FileSpec): Omit<FileEntry, "path"> {
     // Stand-in for the sha256 of the full content, which is never materialised.
     return lfsEntry(prefix.length + dataEnd(header), sha256Hex(prefix), prefix, 0);
   }
+  if (spec.kind === "gguf") {
+    const { header, size } = spec.encode();
+    return lfsEntry(size, sha256Hex(header), header, 0);
+  }
   const seed = Number.parseInt(sha256Hex(spec.seed).slice(0, 2), 16) | 1;
   return lfsEntry(spec.size, sha256Hex(`${spec.seed}:${spec.size}`), Buffer.alloc(0), seed);
 }

@@ -16,7 +16,9 @@ function commitSha(parent: string | null, spec: CommitSpec): string {
         ? (file.key ?? file.text)
         : file.kind === "virtual"
           ? `${file.seed}:${file.size}`
-          : "safetensors";
+          : file.kind === "gguf"
+            ? `gguf:${file.key}`
+            : "safetensors";
     h.update(`${path}\0${content}\0`);
   }
   return h.digest("hex");
@@ -49,6 +51,11 @@ export function buildHistory(specs: CommitSpec[], base: Commit[] = []): Commit[]
 
 export function repoState(spec: RepoSpec): RepoState {
   return { spec, history: buildHistory(spec.commits) };
+}
+
+/** Whether a caller with `token` may see the repo at all (private repos need a granted token). */
+export function visibleTo(state: RepoState, token: string | undefined): boolean {
+  return !state.spec.private || (token !== undefined && (state.spec.tokens ?? []).includes(token));
 }
 
 /** "main"/"HEAD" -> head; a 40-hex sha present in the current history -> that commit. */

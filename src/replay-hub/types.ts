@@ -4,6 +4,8 @@ export type FileSpec =
   | { kind: "text"; text: string; key?: string }
   /** A safetensors file stored in LFS: a real header, then a virtual body of zeros never materialised. */
   | { kind: "safetensors"; header: () => Record<string, unknown> }
+  /** A GGUF file in LFS: a real header built on first use (`key` stands in for it in commit shas), then zeros. */
+  | { kind: "gguf"; key: string; encode: () => { header: Buffer; size: number } }
   /** A large LFS blob with no meaningful content (e.g. a .bin), served as a deterministic byte pattern. */
   | { kind: "virtual"; size: number; seed: string };
 
@@ -21,7 +23,9 @@ export type CommitSpec = {
 export type RepoSpec = {
   id: string;
   gated?: false | "auto" | "manual";
-  /** Tokens granted access to a gated repo. */
+  /** Private: invisible (401/404 RepoNotFound, left out of listings) without a granted token. */
+  private?: boolean;
+  /** Tokens granted access to a gated or private repo. */
   tokens?: string[];
   pipelineTag?: string;
   libraryName?: string;
@@ -53,8 +57,22 @@ export type Commit = {
   files: Map<string, FileSpec>;
 };
 
-export const ROUTES = ["commits", "tree", "paths-info", "revision", "resolve", "raw", "other"] as const;
+/** "models": the owner listing (`/api/models?author=`); "cdn": a byte request on the CDN origin. */
+export const ROUTES = [
+  "commits",
+  "tree",
+  "paths-info",
+  "revision",
+  "resolve",
+  "raw",
+  "models",
+  "cdn",
+  "other",
+] as const;
 export type Route = (typeof ROUTES)[number];
+
+/** A request path as the router reads it: which route, and the repo, revision and file it names. */
+export type Parsed = { route: Route; repo?: string; rev?: string; rest?: string };
 
 /**
  * rate-limit: 429 with `Retry-After` (seconds, or an HTTP date with `httpDate`) and `RateLimit: "api";r=0;t=<resetS>`
@@ -83,4 +101,6 @@ export type RequestLogEntry = {
   bytes: number;
   range?: string;
   fault?: string;
+  /** The request carried an Authorization header. */
+  authorized?: boolean;
 };

@@ -67,6 +67,15 @@ export async function nextPendingRevision(ex: Executor, repoId: number): Promise
   return row ?? null;
 }
 
+/** Ids of repos with at least one pending revision still in upstream history. */
+export async function repoIdsWithPending(ex: Executor): Promise<Set<number>> {
+  const rows = await ex
+    .selectDistinct({ repoId: revisions.repoId })
+    .from(revisions)
+    .where(and(eq(revisions.status, "pending"), eq(revisions.forcePushedAway, false)));
+  return new Set(rows.map((r) => r.repoId));
+}
+
 export function markRevisionDone(ex: Executor, id: number, at: Date = new Date()): Promise<Revision | null> {
   return setStatus(ex, id, { status: "done", error: null, processedAt: at });
 }
@@ -113,6 +122,8 @@ export type ListRevisionsOptions = {
   /** Newest first instead of oldest first. */
   newestFirst?: boolean;
   limit?: number;
+  /** Keyset page: only revisions before this seq (with newestFirst: the next page after it). */
+  beforeSeq?: number;
 };
 
 export function listRevisionsByRepo(
@@ -131,6 +142,7 @@ export function listRevisionsByRepo(
         eq(revisions.repoId, repoId),
         opts.status ? eq(revisions.status, opts.status) : undefined,
         opts.includeForcePushedAway ? undefined : eq(revisions.forcePushedAway, false),
+        opts.beforeSeq === undefined ? undefined : lt(revisions.seq, opts.beforeSeq),
       ),
     )
     .orderBy(...order);

@@ -4,6 +4,7 @@ import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import type { TokenizerSummary } from "../core/diff/tokenizer.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
 import type { RevisionFiles } from "./change-builders.ts";
+import { ggufBehaviorFacts, ggufHeaders, ggufServedTemplate } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
 const JSON_FILES = ["config.json", "generation_config.json", "tokenizer_config.json"] as const;
@@ -19,7 +20,9 @@ export function buildBehaviorChanges(
   after: RevisionFiles,
   changes: NewChange[],
 ): BehaviorChange[] {
-  if (!before.has("config.json") && !before.has("tokenizer_config.json")) return [];
+  const model = (files: RevisionFiles) =>
+    files.has("config.json") || files.has("tokenizer_config.json") || ggufHeaders(files).length > 0;
+  if (!model(before)) return [];
   return detectBehaviorChanges(side(before), side(after), templateEdits(changes));
 }
 
@@ -45,7 +48,9 @@ function side(files: RevisionFiles): BehaviorSide {
   const texts = [...files.entries()].flatMap(([path, f]) =>
     f.content === null ? [] : [{ path, text: f.content }],
   );
-  out.templates = extractChatTemplates(texts);
+  out.templates = { ...extractChatTemplates(texts), ...ggufServedTemplate(files) };
+  const gguf = ggufBehaviorFacts(files);
+  if (gguf) out.files["*.gguf"] = gguf;
   return out;
 }
 

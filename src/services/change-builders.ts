@@ -4,8 +4,10 @@ import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import { diffJson } from "../core/diff/json.ts";
 import { classifyPath } from "../core/diff/paths.ts";
 import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokenizer.ts";
+import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
+import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
 /** A tracked file of one revision as the differ sees it: its oid and stored content (null: not fetched). */
@@ -22,13 +24,15 @@ export function buildChanges(before: RevisionFiles, after: RevisionFiles): NewCh
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const path of paths) {
     const category = classifyPath(path);
-    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors")) continue;
+    if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors") || isGgufPath(path))
+      continue;
     const a = before.get(path);
     const b = after.get(path);
     if (a && b && a.oid === b.oid) continue;
     out.push(fileChange(path, category, a, b));
   }
   out.push(...templateChanges(before, after));
+  out.push(...ggufChanges(before, after));
   const weights = weightsChange(before, after);
   if (weights) out.push(weights);
   return out;
@@ -120,9 +124,8 @@ function templateChanges(before: RevisionFiles, after: RevisionFiles): NewChange
 }
 
 function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange | null {
-  const shards = (files: RevisionFiles) => [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
-  const a = shards(before);
-  const b = shards(after);
+  const a = modelShards(before);
+  const b = modelShards(after);
   const oids = (list: [string, FileState][]) => list.map(([p, f]) => `${p}@${f.oid}`).join(",");
   if (oids(a) === oids(b)) return null;
   const ta = tensors(a);
@@ -158,6 +161,16 @@ function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange |
 }
 
 /** Tensors of every shard, from the stored headers ({tensors} JSON). */
+/**
+ * The model's weight files among a revision's files (sorted by path): the shards the stored
+ * model.safetensors.index.json names, else every *.safetensors but alternate sets (src/core/diff/weight-files.ts).
+ */
+export function modelShards(files: RevisionFiles): [string, FileState][] {
+  const index = files.get(WEIGHT_INDEX_PATH)?.content ?? null;
+  const { model } = selectWeightFiles([...files.keys()], index);
+  return model.sort().map((p): [string, FileState] => [p, files.get(p)!]);
+}
+
 export function tensors(list: [string, FileState][]): TensorInfo[] {
   const out: TensorInfo[] = [];
   for (const [, f] of list) {

@@ -1,9 +1,11 @@
 import { EstimatorInputError } from "../core/estimator/config-view.ts";
 import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
+import { estimateGgufRepo } from "../core/estimator/gguf/repo-estimate.ts";
 import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
-import { type FileState, tensors } from "./change-builders.ts";
+import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
+import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
@@ -18,7 +20,7 @@ export const NO_CONFIG = "no config.json in this revision";
  */
 export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json")) {
+  if (!files.has("config.json") && !isGgufRevision(files)) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
     await upsertEstimate(s.db, {
       revisionId: revision.id,
@@ -47,16 +49,32 @@ export async function estimateRevision(s: PipelineServices, revision: Revision):
   }
 }
 
+/**
+ * A revision estimated from its GGUF files: it has .gguf files and no safetensors weights (a GGUF repo may
+ * carry the original config.json beside its quants; the quants are what it serves).
+ */
+export function isGgufRevision(files: Map<string, FileState>): boolean {
+  const paths = [...files.keys()];
+  return paths.some(isGgufPath) && !paths.some((p) => p.endsWith(".safetensors"));
+}
+
+/** One estimate per GGUF file, folded into a repo estimate; throws BadUpstreamDataError when none was read. */
+function computeGgufEstimate(files: Map<string, FileState>): Estimate {
+  const headers = ggufHeaders(files);
+  if (headers.length === 0) throw new BadUpstreamDataError("bad_header", "no GGUF header could be read");
+  return estimateGgufRepo(headers, ESTIMATOR_VERSION);
+}
+
 /** The estimate for stored files; throws BadUpstreamDataError for a missing, unparseable or rejected config. */
 export function computeEstimate(files: Map<string, FileState>): Estimate {
+  if (isGgufRevision(files)) return computeGgufEstimate(files);
   const config = files.get("config.json");
   if (!config || config.content === null)
     throw new BadUpstreamDataError("bad_config", "config.json: missing");
   const problem = jsonProblem(config.content);
   if (problem) throw new BadUpstreamDataError("bad_config", `config.json: ${problem}`);
   const parsed: unknown = JSON.parse(config.content);
-  const shards = [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
-  const list = tensors(shards);
+  const list = tensors(modelShards(files));
   try {
     return estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
   } catch (err) {

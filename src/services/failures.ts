@@ -1,5 +1,4 @@
 import type { FailedJobEntry, FailedJobs } from "../ops/failed-jobs.ts";
-import type { Enqueue } from "../queue/types.ts";
 import {
   type FailedRevision,
   listFailedRevisions,
@@ -38,9 +37,15 @@ export async function listFailures(s: Deps, jobs?: FailedJobs, repo?: string): P
   return { revisions, jobs: history };
 }
 
+/**
+ * Requeues by name: failed jobs come back from the history with the name and payload they were stored
+ * with, so this is the registry's enqueue seen untyped; the runner still zod-parses every payload.
+ */
+export type Requeue = (name: string, payload: unknown) => Promise<void>;
+
 export async function retryFailures(
   s: Deps,
-  enqueue: Enqueue,
+  enqueue: Requeue,
   jobs: FailedJobs | undefined,
   repo?: string,
 ): Promise<RetryReport> {

@@ -25,8 +25,17 @@ export type Truth = {
   /** A gap the rules do not explain yet, with what is known about it: reported, never passed. */
   unexplained?: string;
   /** Bytes of the published weights (the index's metadata.total_size, or the safetensors files' sizes). */
-  stored_weight_bytes?: number;
+  stored_weight_bytes?: number | null;
   stored_weight_bytes_source?: string;
+  /**
+   * What stored_weight_bytes measures: "tensors" (the tensors' bytes: an index total_size, a sum over a
+   * published tensor list) or "files" (safetensors file sizes: the tensors plus each file's JSON header).
+   */
+  stored_weight_bytes_counts?: "tensors" | "files";
+  /** Elements of every stored tensor, each packed integer word once (a published tensor list's sum). */
+  stored_elements?: number;
+  /** A weight-bytes gap the rules do not close yet, with what is known about it: reported, never passed. */
+  stored_weight_bytes_unexplained?: string;
 };
 
 export type TruthRow = {
@@ -58,13 +67,14 @@ export function readConfigJson(dir: string): unknown {
 
 /**
  * Which total a source publishes: the Hub's safetensors.total counts parameters (quantization scales left out,
- * packed weights unpacked); totals scraped from it earlier (llmfit's data) count every stored element; a
+ * packed weights unpacked); totals scraped from it earlier (llmfit's data) and sums over a published tensor
+ * list count every stored element; a
  * model.parameters() figure or a count from the modeling file counts the model as built.
  */
 export function countingOf(truth: Truth): Counting {
   const source = truth.params_source ?? "";
   if (/^(model\.parameters\(\) of|careful count)/.test(source)) return "module";
-  return /via llmfit/.test(source) ? "elements" : "parameters";
+  return /via llmfit|^sum of a published tensor list/.test(source) ? "elements" : "parameters";
 }
 
 /** The subset of optional extras whose inclusion matches the published total exactly ([] when none does). */

@@ -26,7 +26,8 @@ describe("demo", () => {
     } as unknown as NodeJS.WriteStream;
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/hub, idle +8 requests for 8 repos with nothing new \(commits 8\)/);
+    // One owner listing for the Qwen repos, one commits page for each repo alone under its owner.
+    expect(text).toMatch(/hub, idle +4 requests for 8 repos with nothing new \(commits 3, models 1\)/);
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B) and EOS changes
     // (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json).
     expect(text).toMatch(/advisories +9 opened, 2 closed, 7 open/);
@@ -36,6 +37,12 @@ describe("demo", () => {
     expect(text).toMatch(
       /^ {2}eos +Qwen\/QwQ-32B@\w{7}: EOS token changed: generation_config.json eos_token_id 151643 -> \[151645,151643\]$/m,
     );
+    // The local subscriber got every advisory event, each once and verified, and the revision changes.
+    expect(text).toMatch(
+      /^webhooks +\d+ event\(s\) received by a local subscriber, each once, signature verified \(advisory\.closed 2, advisory\.opened 9, .*revision\.changed \d+.*\); 0 duplicate\(s\), 0 unverified$/m,
+    );
+    expect(text).toMatch(/^ {2}advisory\.opened +x_HUBWATCH-\d{4}-\d{4} Qwen\/QwQ-32B: /m);
+    expect(text).toMatch(/^ {2}revision\.changed +Qwen\/QwQ-32B@\w{8} \[eos_token\]$/m);
     const osv = await readdir(join(dir, "osv"));
     expect(osv).toHaveLength(9);
     for (const f of osv)

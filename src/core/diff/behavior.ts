@@ -47,7 +47,10 @@ type Json = Record<string, unknown>;
  * summary, and the chat templates by name.
  */
 export type BehaviorSide = {
-  files: Partial<Record<"config.json" | "generation_config.json" | "tokenizer_config.json", Json | null>>;
+  /** `*.gguf`: a GGUF repo's facts from its first GGUF file's header (eos_token, bos_token, context_length). */
+  files: Partial<
+    Record<"config.json" | "generation_config.json" | "tokenizer_config.json" | "*.gguf", Json | null>
+  >;
   tokenizer?: TokenizerSummary | null;
   templates: Record<string, string>;
 };
@@ -64,6 +67,7 @@ function tokenFields(t: string): [string, string][] {
     ["config.json", `text_config.${t}_token_id`],
     ["generation_config.json", `${t}_token_id`],
     ["tokenizer_config.json", `${t}_token`],
+    ["*.gguf", `${t}_token`],
   ];
 }
 
@@ -83,6 +87,7 @@ const CONTEXT_FIELDS: [string, string][] = [
     ["config.json", `text_config.${f}`],
   ]),
   ["tokenizer_config.json", "model_max_length"],
+  ["*.gguf", "context_length"],
 ];
 
 const DTYPE_FIELDS: [string, string][] = [

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ChatTemplateDiff } from "./chat-diff.ts";
+import type { GgufFileDiff } from "./gguf.ts";
 import type { FlatChange } from "./json.ts";
 import type { TokenizerSummaryDiff } from "./tokenizer.ts";
 import type { WeightsDiff, WeightsSummary } from "./weights.ts";
@@ -20,7 +21,17 @@ export type ChangeDetail =
   /** All safetensors files together: tensor changes plus both summaries. */
   | ({ type: "weights" } & WeightsDiff & { before: WeightsSummary; after: WeightsSummary })
   | { type: "weights_added"; after: WeightsSummary }
-  | { type: "weights_removed"; before: WeightsSummary };
+  | { type: "weights_removed"; before: WeightsSummary }
+  /** One GGUF file added or removed: its quant, parameters, weight bytes and tensor counts per type. */
+  | {
+      type: "gguf_file";
+      quant: string;
+      params: number;
+      weight_bytes: number;
+      tensor_types: Record<string, number>;
+    }
+  /** One GGUF file changed: tensors added, removed, reshaped or retyped, and its metadata's leaf changes. */
+  | ({ type: "gguf_remade" } & GgufFileDiff);
 
 export type ChangeDetailType = ChangeDetail["type"];
 
@@ -32,6 +43,8 @@ export const CHANGE_DETAIL_TYPES = [
   "weights",
   "weights_added",
   "weights_removed",
+  "gguf_file",
+  "gguf_remade",
 ] as const satisfies readonly ChangeDetailType[];
 
 const Tagged = z.object({ type: z.enum(CHANGE_DETAIL_TYPES) });

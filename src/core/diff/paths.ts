@@ -20,6 +20,8 @@ export function classifyPath(path: string): PathCategory {
   if (path === "chat_template.jinja" || path === "chat_template.json") return "chat_template";
   if (/^additional_chat_templates\/[^/]+\.jinja$/.test(path)) return "chat_template";
   if (path === "model.safetensors.index.json" || path.endsWith(".safetensors")) return "weights";
+  // GGUF files (llama.cpp quantizations) are read by header, like safetensors, wherever they sit.
+  if (path.endsWith(".gguf")) return "weights";
   return "other";
 }
 

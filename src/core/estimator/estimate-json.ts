@@ -16,7 +16,8 @@ export type MemoryJson = {
 export type FitJson = {
   card: string;
   capacity_gb: number;
-  mode: FitMode;
+  /** `serve <quant>`: one GGUF file's serving row (a GGUF repo has one per quant file). */
+  mode: FitMode | `serve ${string}`;
   verdict: FitVerdict;
   batch: number;
   split: number[] | null;

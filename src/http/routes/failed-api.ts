@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { listFailures, retryFailures } from "../../services/failures.ts";
+import { listFailures, type Requeue, retryFailures } from "../../services/failures.ts";
 import { authenticate } from "../../services/http/tokens.ts";
 import { UserInputError } from "../../services/watch-repos.ts";
 import type { AppDeps } from "../deps.ts";
@@ -40,7 +40,7 @@ export function failedApiRoutes(deps: AppDeps) {
       if (!deps.enqueue) return reply.code(503).send({ error: "this server has no queue to retry on" });
       try {
         const repo = "repo" in body.data ? body.data.repo : undefined;
-        return await retryFailures(deps, deps.enqueue, deps.failedJobs, repo);
+        return await retryFailures(deps, deps.enqueue as Requeue, deps.failedJobs, repo);
       } catch (err) {
         return asUserError(err, reply);
       }

@@ -3,6 +3,7 @@ import { describePromptVerdict } from "../../core/diff/chat-diff.ts";
 import type { FlatChange } from "../../core/diff/json.ts";
 import type { TensorInfo, WeightsSummary } from "../../core/diff/weights.ts";
 import { fold, html, type SafeHtml } from "./html.ts";
+import { renderPromptDiff } from "./prompt-diff.ts";
 import { renderTokenizerDiff } from "./tokenizer-view.ts";
 
 // Renders a change's `detail` by its `type` tag (core/diff/change-detail.ts); an untagged detail (a row
@@ -32,7 +33,39 @@ export function renderDetail(stored: unknown): SafeHtml {
       return weightSummary(null, d.after);
     case "weights_removed":
       return html`<p class="muted">Weights removed (${d.before.tensor_count} tensors).</p>`;
+    case "gguf_file":
+      return ggufFile(d);
+    case "gguf_remade":
+      return ggufRemade(d);
   }
+}
+
+function ggufFile(d: Detail<"gguf_file">): SafeHtml {
+  const types = Object.entries(d.tensor_types)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(", ");
+  return html`<p>GGUF ${d.quant}: ${d.params.toLocaleString("en-US")} parameters, ${d.weight_bytes.toLocaleString("en-US")} weight bytes; tensors by type: ${types}.</p>`;
+}
+
+function ggufRemade(d: Detail<"gguf_remade">): SafeHtml {
+  const rows = [
+    ...d.retyped.map(
+      (t) =>
+        html`<tr><td><code>${t.name}</code></td><td>retyped</td><td class="del">${t.before}</td><td class="add">${t.after}</td></tr>`,
+    ),
+    ...d.reshaped.map(
+      (t) =>
+        html`<tr><td><code>${t.name}</code></td><td>reshaped</td><td class="del">${t.before.join(" x ")}</td><td class="add">${t.after.join(" x ")}</td></tr>`,
+    ),
+    ...d.added.map((n) => html`<tr><td><code>${n}</code></td><td>added</td><td></td><td></td></tr>`),
+    ...d.removed.map((n) => html`<tr><td><code>${n}</code></td><td>removed</td><td></td><td></td></tr>`),
+  ];
+  const params = html`<p>Parameters ${d.params.before.toLocaleString("en-US")} -> ${d.params.after.toLocaleString("en-US")}.</p>`;
+  const table = fold(
+    rows.length,
+    html`<table class="changeset"><thead><tr><th>Tensor</th><th>Change</th><th>Before</th><th>After</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
+  return html`${params}${rows.length > 0 ? table : ""}${d.metadata.length > 0 ? jsonChanges(d.metadata) : ""}`;
 }
 
 type Summary = WeightsSummary;
@@ -61,7 +94,9 @@ ${changes.map((c) => html`<tr><td><code>${c.path}</code></td><td>${c.op}</td><td
 }
 
 function diffLines(text: string): SafeHtml {
-  return html`<pre class="diff">${text.split("\n").map((l) => {
+  // The patch's "Index:" and "=====" header lines say nothing a reader needs.
+  const lines = text.split("\n").filter((l) => !/^(={5,}|Index: )/.test(l));
+  return html`<pre class="diff">${lines.map((l) => {
     const cls =
       l.startsWith("+") && !l.startsWith("+++")
         ? "add"
@@ -80,10 +115,7 @@ function templateDiff(d: Detail<"chat_template">): SafeHtml {
   return html`<h4>Template source${d.whitespaceOnly ? " (whitespace only)" : ""}</h4>
 ${d.lineDiff ? diffLines(d.lineDiff) : html`<p class="muted">Source unchanged.</p>`}
 <h4>Rendered prompts: ${d.prompt.verdict === "changed" ? html`<span class="bad">${verdict}</span>` : verdict}</h4>
-${changed.map(
-  (s) => html`<h5>${s.name}</h5><table class="prompt"><tr><th>Before</th><th>After</th></tr>
-<tr><td class="del"><pre>${s.before}</pre></td><td class="add"><pre>${s.after}</pre></td></tr></table>`,
-)}
+${changed.map((s) => html`<h5>${s.name}</h5>${renderPromptDiff(s.before, s.after)}`)}
 ${same > 0 ? html`<p class="muted">${same} scenario(s) render the same.</p>` : ""}`;
 }
 
