@@ -26,11 +26,12 @@ describe("demo", () => {
     } as unknown as NodeJS.WriteStream;
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/hub, idle +9 requests for 9 repos with nothing new \(commits 9\)/);
-    expect(text).toMatch(/^repo kinds +gguf 1, none 1, transformers 6$/m);
+    expect(text).toMatch(/hub, idle +10 requests for 10 repos with nothing new \(commits 10\)/);
+    expect(text).toMatch(/^repo kinds +gguf 1, none 1, sentence-transformers 1, transformers 6$/m);
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).
-    expect(text).toMatch(/advisories +10 opened, 2 closed, 8 open/);
+    // And BGE's parameter count, grown by a Dense module.
+    expect(text).toMatch(/advisories +11 opened, 2 closed, 9 open/);
     expect(text).toMatch(
       /^ {2}prompt +Qwen\/QwQ-32B@976055f: rendered prompt changed: .*\(whitespace_answers\)$/m,
     );
@@ -38,7 +39,7 @@ describe("demo", () => {
       /^ {2}eos +Qwen\/QwQ-32B@\w{7}: EOS token changed: generation_config.json eos_token_id 151643 -> \[151645,151643\]$/m,
     );
     const osv = await readdir(join(dir, "osv"));
-    expect(osv).toHaveLength(10);
+    expect(osv).toHaveLength(11);
     for (const f of osv)
       expect(validateOsvRecord(JSON.parse(await readFile(join(dir, "osv", f), "utf8"))).errors).toEqual([]);
     const badges = (await readdir(join(dir, "badges"), { recursive: true })).filter((f) =>

@@ -81,6 +81,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
     const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r.name]));
     const summary = advisories.map((a) => `${repos.get(a.repoId)} ${a.status}`).sort();
     expect(summary).toEqual([
+      "BAAI/bge-base-en-v1.5 open", // a Dense module adds 196,864 parameters
       "Qwen/QwQ-32B open", // rendered prompt changed (the generation prompt opens <think>)
       "Qwen/QwQ-32B open", // EOS token: generation also stops at <|im_end|>
       "Qwen/Qwen2.5-7B-Instruct open", // rendered prompt changed (default system prompt)
