@@ -7,7 +7,13 @@
  *   - per new revision, by kind of change;
  * each against the naive poller that lists the tree and downloads every tracked file in full each cycle
  * (and a kinder naive one that skips weight files entirely). Prints one JSON line last.
- * Env: BENCH_REPOS (default 4), BENCH_IDLE_CYCLES (default 3).
+ * Then the scale part (bench/lib/scale.ts): BENCH_REPOS small synthetic repos across BENCH_OWNERS owners
+ * against a replay hub enforcing BENCH_QUOTA, before (a request per repo per tick, no pacing) and after
+ * (owner listings, paced by the same budget): `idle_requests_per_repo` and `hub_429` in the JSON line.
+ * Env: BENCH_REPOS (default 4; the realistic part uses at most 4), BENCH_OWNERS (default REPOS/20),
+ * BENCH_IDLE_CYCLES (default 3), BENCH_CHANGED (repos with a new revision per change tick, default 20),
+ * BENCH_CHANGE_TICKS (default 3), BENCH_QUOTA (default 250/60: a free user's rate, 1,000 per 300 s,
+ * in a shorter window so that a run spans several).
  */
 import { isTrackedPath } from "../src/core/diff/paths.ts";
 import { embeddedRunner } from "../src/main/runners.ts";
@@ -15,9 +21,19 @@ import { type ReplayHub, startReplayHub } from "../src/replay-hub/index.ts";
 import { watchRepo } from "../src/services/watch-repos.ts";
 import { benchDatabase, benchServices, machine, round } from "./lib/harness.ts";
 import { changes, realisticRepo } from "./lib/realistic-repo.ts";
+import { scaleBench } from "./lib/scale.ts";
 
-const REPOS = Number(process.env.BENCH_REPOS ?? 4);
+const SCALE_REPOS = Number(process.env.BENCH_REPOS ?? 4);
+const REPOS = Math.min(4, SCALE_REPOS);
 const IDLE_CYCLES = Number(process.env.BENCH_IDLE_CYCLES ?? 3);
+const SCALE = {
+  repos: SCALE_REPOS,
+  owners: Number(process.env.BENCH_OWNERS ?? Math.max(1, Math.round(SCALE_REPOS / 20))),
+  idleCycles: IDLE_CYCLES,
+  changed: Math.min(SCALE_REPOS, Number(process.env.BENCH_CHANGED ?? 20)),
+  changeTicks: Number(process.env.BENCH_CHANGE_TICKS ?? 3),
+  quota: process.env.BENCH_QUOTA ?? "250/60",
+};
 
 type Cost = { requests: number; bytes: number };
 type Naive = { full: Cost; withoutWeights: Cost };
@@ -100,9 +116,19 @@ async function main(): Promise<void> {
       };
     }
     if (runner.failures.length > 0) throw new Error(`jobs failed: ${JSON.stringify(runner.failures)}`);
+    await runner.close();
+    await hub.close();
+    await db.drop();
+    const scale = await scaleBench(SCALE);
+    console.error(
+      `scale ${SCALE.repos} repos / ${SCALE.owners} owners: idle requests per repo ${scale.before.idle_requests_per_repo} -> ${scale.after.idle_requests_per_repo}; 429s ${scale.before.hub_429} -> ${scale.after.hub_429}`,
+    );
     const result = {
       bench: "polling",
       machine: machine(),
+      idle_requests_per_repo: scale.after.idle_requests_per_repo,
+      hub_429: scale.after.hub_429,
+      scale,
       repos: REPOS,
       idleCycle: {
         perRepo: idle,
@@ -121,10 +147,11 @@ async function main(): Promise<void> {
       );
     }
     console.log(JSON.stringify(result));
-  } finally {
-    await runner.close();
-    await hub.close();
-    await db.drop();
+  } catch (err) {
+    await runner.close().catch(() => {});
+    await hub.close().catch(() => {});
+    await db.drop().catch(() => {});
+    throw err;
   }
 }
 

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { defineJob } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import { deliverWebhookAttempt } from "../src/services/webhooks/deliver-attempt.ts";
-import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "../src/services/webhooks/types.ts";
-import type { WebhookJobServices } from "./notify.job.ts";
+import { DELIVER_JOB, deliverJobId } from "../src/services/webhooks/types.ts";
+import { type WebhookJobServices, webhookDeps } from "./webhook-deps.ts";
 
 /**
  * One HTTP attempt of one webhook delivery. The service logs the attempt and, on failure, queues the
@@ -20,14 +20,3 @@ export const deliverWebhookJob = defineJob({
     await deliverWebhookAttempt(webhookDeps(ctx), payload);
   },
 });
-
-export function webhookDeps(ctx: JobContext<WebhookJobServices>): WebhookDeps {
-  const s = ctx.services;
-  return {
-    db: s.db,
-    enqueue: ctx.enqueue,
-    allowPrivateTargets: s.webhookAllowPrivateTargets ?? s.config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
-    retryDelaysMs: s.webhookRetryDelaysMs,
-    log: s.log,
-  };
-}

@@ -1,15 +1,8 @@
 import { z } from "zod";
 import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
-import type { PipelineServices } from "../src/services/deps.ts";
 import { fanOutEvent } from "../src/services/webhooks/emit-event.ts";
-import { webhookDeps } from "./deliver-webhook.job.ts";
-
-/** The services webhook jobs read; the two optional fields let tests shorten the schedule and allow loopback. */
-export type WebhookJobServices = Pick<PipelineServices, "db" | "config" | "log"> & {
-  webhookRetryDelaysMs?: readonly number[];
-  webhookAllowPrivateTargets?: boolean;
-};
+import { type WebhookJobServices, webhookDeps } from "./webhook-deps.ts";
 
 /** Fans a recorded webhook event (webhook_events.id) out to matching subscriptions, one delivery job each. */
 export const notifyJob = defineJob({

@@ -10,12 +10,19 @@ import { enqueueNotify } from "./notify.job.ts";
 export const pollRepoJob = defineJob({
   name: "poll-repo",
   queue: "hub",
-  payload: z.object({ repo: RepoName }),
+  /** knownHead: the head an owner listing or a Hub webhook reported (unchanged: no Hub request). */
+  payload: z.object({
+    repo: RepoName,
+    knownHead: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/)
+      .optional(),
+  }),
   opts: { attempts: 5, backoff: { delayMs: 10_000, jitter: 0.3 } },
   jobId: (p) => jobIdFor("poll", p.repo),
   group: (p) => p.repo,
   async handler(payload, ctx: JobContext<PipelineServices>) {
-    const result = await pollRepo(ctx.services, payload.repo);
+    const result = await pollRepo(ctx.services, payload.repo, { knownHead: payload.knownHead });
     if (result.nextPendingSha) {
       await ctx.enqueue("advance-repo", { repo: payload.repo, sha: result.nextPendingSha });
     }

@@ -18,7 +18,7 @@ const UPDATE_REPO = "openai-community/gpt2";
 /**
  * `npm run demo`: offline, on a fresh store (<out>/.demo-db, wiped each run). Starts the replay hub,
  * watches its fixture repos (and one the hub does not know), processes every revision, polls again
- * with nothing new (one request per repo), pushes a new revision and a rewritten history, then prints
+ * with nothing new (one owner listing per owner watched twice or more, one commits page per other repo), pushes a new revision and a rewritten history, then prints
  * a summary and writes validated OSV records and badges under <out>/. Exit 1 if any output is invalid.
  */
 export async function demoCommand(
@@ -138,7 +138,7 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
 async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
-  const server = await startServer({ config, db: booted.services.db, runner, log });
+  const server = await startServer({ config, db: booted.services.db, listen: booted.listen, runner, log });
   process.stdout.write(`hubwatch demo: serving the results on ${server.url} (Ctrl-C to stop)\n`);
   onShutdown(async () => {
     await server.close();

@@ -14,6 +14,12 @@ import { estimateGgufRepo } from "../core/estimator/gguf/repo-estimate.ts";
 import type { GgufHeader } from "../core/estimator/gguf/types.ts";
 import { formatDelta, formatGb, formatParams, renderMarkdown } from "../core/estimator/markdown.ts";
 import type { CheckpointInput, TensorHeader } from "../core/estimator/types.ts";
+import {
+  parseSafetensorsHeader,
+  readSafetensorsHeaderObject,
+  SafetensorsHeaderError,
+  safetensorsHeaderLength,
+} from "../core/safetensors/header.ts";
 import type { HubOptions } from "../hub/index.ts";
 import {
   ggufMarkdown,
@@ -27,7 +33,7 @@ import {
 import { HubInputError, parseRepoRef, readHubFiles } from "./estimate-hub.ts";
 
 /** Largest safetensors header we read (bytes); real headers are well under a few MB. */
-export const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 
 export type EstimateIo = {
   stdout: { write(s: string): unknown };
@@ -72,31 +78,25 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /** Tensors of one safetensors header object (skipping __metadata__). */
-export function tensorsOfHeader(header: unknown, what: string): TensorHeader[] {
-  if (typeof header !== "object" || header === null || Array.isArray(header))
-    throw new InputError(`${what}: header is not a JSON object`);
-  const out: TensorHeader[] = [];
-  for (const [name, v] of Object.entries(header)) {
-    if (name === "__metadata__") continue;
-    const t = v as { dtype?: unknown; shape?: unknown };
-    const okShape = Array.isArray(t?.shape) && t.shape.every((d) => Number.isInteger(d) && d >= 0);
-    if (typeof t?.dtype !== "string" || !okShape)
-      throw new InputError(`${what}: tensor ${name} lacks a dtype or an integer shape`);
-    out.push({ name, dtype: t.dtype, shape: t.shape as number[] });
+function tensorsOfHeader(header: unknown, what: string): TensorHeader[] {
+  try {
+    return readSafetensorsHeaderObject(header).tensors;
+  } catch (err) {
+    if (err instanceof SafetensorsHeaderError) throw new InputError(`${what}: ${err.message}`);
+    throw err;
   }
-  return out;
 }
 
 async function safetensorsHeader(io: EstimateIo, path: string): Promise<TensorHeader[]> {
-  const head = await io.readHead(path, 8);
-  if (head.length < 8) throw new InputError(`${path}: too short for a safetensors file`);
-  const len = Number(new DataView(head.buffer, head.byteOffset, 8).getBigUint64(0, true));
-  if (len <= 0 || len > MAX_HEADER_BYTES)
-    throw new InputError(`${path}: header length ${len} outside 1..${MAX_HEADER_BYTES}`);
-  const bytes = await io.readHead(path, 8 + len);
-  if (bytes.length < 8 + len) throw new InputError(`${path}: truncated header`);
-  const text = new TextDecoder().decode(bytes.subarray(8, 8 + len));
-  return tensorsOfHeader(parseJson(text, path), path);
+  try {
+    const len = safetensorsHeaderLength(await io.readHead(path, 8), MAX_HEADER_BYTES);
+    const bytes = await io.readHead(path, 8 + len);
+    if (bytes.length < 8 + len) throw new InputError(`${path}: truncated header`);
+    return parseSafetensorsHeader(bytes.subarray(8, 8 + len)).tensors;
+  } catch (err) {
+    if (err instanceof SafetensorsHeaderError) throw new InputError(`${path}: ${err.message}`);
+    throw err;
+  }
 }
 
 async function checkpointOf(

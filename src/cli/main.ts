@@ -143,8 +143,11 @@ program
   .command("replay-hub")
   .description("serve the bundled replay hub (a local Hub API with fixture repos)")
   .option("--port <port>", "port to listen on (0: any free port)", port, 0)
+  .option("--repos <dir>", "serve the repos recorded in DIR/OWNER/NAME/NNNN-SHA/ instead of the fixtures")
+  .option("--cdn", "redirect LFS /resolve/ to a CDN origin on a second port, as the Hub does")
+  .option("--quota <requests/seconds>", "enforce an API quota, e.g. 1000/300 (429 past it)")
   .action(
-    action(async (opts: { port: number }) => {
+    action(async (opts: { port: number; repos?: string; cdn?: boolean; quota?: string }) => {
       const { runReplayHubCommand } = await import("./replay-hub-command.ts");
       return runReplayHubCommand(opts);
     }),

@@ -1,9 +1,15 @@
+import { loadReposFromFolder } from "../replay-hub/folder-repos.ts";
 import { GATED_TOKEN, MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../replay-hub/index.ts";
 
 export type ReplayHubCommandOptions = {
   /** 0 = any free port. */
   port: number;
   host?: string;
+  /** Folder of recorded repos (src/replay-hub/README.md); default: the fixture repos. */
+  repos?: string;
+  cdn?: boolean;
+  /** Enforced API quota, "REQUESTS/SECONDS". */
+  quota?: string;
   /** Resolves when the hub should stop (default: SIGINT or SIGTERM). For tests. */
   until?: Promise<unknown>;
   out?: (line: string) => void;
@@ -16,6 +22,8 @@ function describe(hub: ReplayHub): string[] {
     ...hub
       .repoIds()
       .map((id) => `  ${id}  (${hub.history(id).length} commits, head ${hub.headSha(id).slice(0, 12)})`),
+    ...(hub.cdnUrl ? [`  LFS files redirect to the CDN origin ${hub.cdnUrl}`] : []),
+    `  push a revision: POST ${hub.url}/_control/repos/OWNER/NAME/commits {"title", "files": {PATH: TEXT}}`,
     `  gated repo token: HF_TOKEN=${GATED_TOKEN}`,
     `  ${MISSING_REPO_ID} answers 404 RepoNotFound`,
   ];
@@ -32,7 +40,13 @@ function signalled(): Promise<string> {
 /** `hubwatch replay-hub`: serves the fixture repos until SIGINT/SIGTERM, then prints request totals. */
 export async function runReplayHubCommand(opts: ReplayHubCommandOptions): Promise<number> {
   const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const hub = await startReplayHub({ port: opts.port, host: opts.host });
+  const hub = await startReplayHub({
+    port: opts.port,
+    host: opts.host,
+    repos: opts.repos ? loadReposFromFolder(opts.repos) : undefined,
+    cdn: opts.cdn,
+    quota: opts.quota,
+  });
   for (const line of describe(hub)) out(line);
   await (opts.until ?? signalled());
   const s = hub.stats();

@@ -1,6 +1,8 @@
 import { createServer } from "node:net";
 import type { Logger } from "pino";
 import type { Config } from "../config/env.ts";
+import type { Listen } from "../db/listen.ts";
+import { watchStoreChanges } from "../db/store-changes.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
 import { bootServices, isDistributed } from "../main/boot.ts";
@@ -12,6 +14,8 @@ import { UsageError } from "./errors.ts";
 export type StartServerOptions = {
   config: Config;
   db: Db;
+  /** LISTEN on the store: responses are then cached per store generation (see src/db/store-changes.ts). */
+  listen?: Listen;
   /** Producer for Hub-webhook polls and webhook deliveries; the caller owns (starts, closes) it. */
   runner?: Pick<JobRunner, "enqueue">;
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
@@ -25,8 +29,10 @@ export async function startServer(
   opts: StartServerOptions,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const { config } = opts;
+  const generation = opts.listen ? await watchStoreChanges(opts.listen) : null;
   const app = await createApp({
     db: opts.db,
+    storeGeneration: generation?.current,
     enqueue: opts.runner?.enqueue,
     publicUrl: config.PUBLIC_URL,
     hubWebhookSecret: config.HUB_WEBHOOK_SECRET,
@@ -40,9 +46,14 @@ export async function startServer(
     address = await app.listen({ host, port });
   } catch (err) {
     await app.close();
+    await generation?.stop();
     throw listenError(err, host, port);
   }
-  return { url: config.PUBLIC_URL ?? address, close: () => app.close() };
+  const close = async () => {
+    await app.close();
+    await generation?.stop();
+  };
+  return { url: config.PUBLIC_URL ?? address, close };
 }
 
 /** Binds and releases the address, so a busy port is reported before anything else starts. */
@@ -90,7 +101,14 @@ export async function runServeCommand(
   if (!isDistributed(config)) await runner.start();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ config, db: booted.services.db, runner, log, ...listen });
+    server = await startServer({
+      config,
+      db: booted.services.db,
+      listen: booted.listen,
+      runner,
+      log,
+      ...listen,
+    });
   } catch (err) {
     await runner.close();
     await booted.close();

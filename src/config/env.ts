@@ -14,6 +14,31 @@ export const Env = z.object({
     .min(1)
     .optional()
     .describe("Token for gated or private repos; sent as a Bearer token."),
+  HUBWATCH_HUB_BUDGET: z
+    .string()
+    .regex(/^\d+\/\d+$/, "REQUESTS/SECONDS, e.g. 1000/300")
+    .default("1000/300")
+    .describe(
+      "Hub API requests allowed per window (a free user's quota: 1,000 per 5 minutes); spent evenly.",
+    ),
+  HUBWATCH_RESOLVER_BUDGET: z
+    .string()
+    .regex(/^\d+\/\d+$/, "REQUESTS/SECONDS, e.g. 5000/300")
+    .default("5000/300")
+    .describe("Hub file (resolve) requests allowed per window (a free user's: 5,000 per 5 minutes)."),
+  HUBWATCH_BACKFILL_DEPTH: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe("Newest commits recorded on a first watch; older history is recorded as skipped."),
+  HUBWATCH_MAX_HEADER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(100_000_000)
+    .describe("Largest safetensors header read (the format's 100 MB limit; huggingface_hub uses 25 MB)."),
   DATABASE_URL: z
     .string()
     .optional()

@@ -3,6 +3,7 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { pgListen, pgliteListen } from "./listen.ts";
 import * as schema from "./schema/index.ts";
 import type { DatabaseHandle, Db } from "./types.ts";
 
@@ -28,11 +29,11 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     pool.on("error", () => {});
     const db: Db = drizzlePg({ client: pool, schema });
     await pool.query("select 1");
-    return { db, kind: "pg", close: () => pool.end() };
+    return { db, kind: "pg", listen: pgListen(options.databaseUrl), close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const client = new PGlite({ ...options.pglite, ...(options.dataDir && { dataDir: options.dataDir }) });
   await client.waitReady;
   const db: Db = drizzlePglite({ client, schema });
-  return { db, kind: "pglite", close: () => client.close() };
+  return { db, kind: "pglite", listen: pgliteListen(client), close: () => client.close() };
 }

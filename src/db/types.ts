@@ -1,5 +1,6 @@
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { Listen } from "./listen.ts";
 import type * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -17,5 +18,7 @@ export type Executor = Db | Tx;
 export type DatabaseHandle = {
   db: Db;
   kind: DbKind;
+  /** LISTEN on a channel (see listen.ts); resolves to a function that stops listening. */
+  listen: Listen;
   close(): Promise<void>;
 };

@@ -1,6 +1,8 @@
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
+import { isStoreUnavailable } from "../db/errors.ts";
 import type { AppDeps } from "./deps.ts";
+import { createResponseCache } from "./response-cache.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
@@ -39,18 +41,26 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    // The store down or restarting is the client's cue to retry (503), never a raw driver message.
+    const unavailable = isStoreUnavailable(err);
+    const status = unavailable ? 503 : err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
     if (status >= 500) req.log.error({ err }, "request failed");
-    const message = status >= 500 ? "Internal error" : err.message;
+    if (unavailable) reply.header("retry-after", "5");
+    const message = unavailable
+      ? "Service unavailable: the store cannot be reached; retry shortly"
+      : status >= 500
+        ? "Internal error"
+        : err.message;
     if (req.url.startsWith("/v1/"))
-      return reply.code(status).send({ code: status === 400 ? 3 : 13, message });
+      return reply.code(status).send({ code: status === 400 ? 3 : status === 503 ? 14 : 13, message });
     return reply.code(status).send({ error: message });
   });
   app.get("/healthz", async () => ({ ok: true }));
-  await app.register(osvApiRoutes(deps));
-  await app.register(osvFeedRoutes(deps));
-  await app.register(badgeRoutes(deps));
-  await app.register(pageRoutes(deps));
+  const cached = createResponseCache(deps.storeGeneration);
+  await app.register(osvApiRoutes(deps, cached));
+  await app.register(osvFeedRoutes(deps, cached));
+  await app.register(badgeRoutes(deps, cached));
+  await app.register(pageRoutes(deps, cached));
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
   return app;

@@ -17,8 +17,11 @@ export type AppDeps = {
   rateLimit?: { max: number; timeWindowMs: number } | false;
   /** A pino logger to log requests and errors with; default no logging. */
   log?: FastifyBaseLogger;
-  /** How long a badge read from the store is reused in this process (ms); default 5 s, 0 = always read. */
-  badgeCacheMs?: number;
+  /**
+   * The store generation (src/db/store-changes.ts): public responses are cached per process while it stays
+   * the same. Absent or null: every request reads the store.
+   */
+  storeGeneration?: () => number | null;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
   osvPageSize?: number;
   /** Retry schedule for webhook deliveries (tests shorten it). */

@@ -2,6 +2,7 @@ import { type DownloadTextArgs, downloadText } from "./download-text.ts";
 import { createRequestCounter, type HubOptions } from "./fetch.ts";
 import { type ReadGgufArgs, readGgufHeader } from "./gguf.ts";
 import { type ListNewCommitsArgs, listNewCommits } from "./list-new-commits.ts";
+import { type ListOwnerHeadsArgs, listOwnerHeads } from "./list-owner-heads.ts";
 import { type HubFile, listTree } from "./list-tree.ts";
 import { type ReadHeaderArgs, readSafetensorsHeader } from "./safetensors.ts";
 import { readWeightHeaders } from "./weight-headers.ts";
@@ -18,6 +19,7 @@ export function createHubClient(options: HubOptions = {}) {
     counter: opts.counter!,
     options: opts,
     listNewCommits: (a: Without<ListNewCommitsArgs>) => listNewCommits({ ...opts, ...a }),
+    listOwnerHeads: (a: Without<ListOwnerHeadsArgs>) => listOwnerHeads({ ...opts, ...a }),
     listTree: (a: { repo: string; sha: string }) => listTree({ ...opts, ...a }),
     downloadText: (a: Without<DownloadTextArgs>) => downloadText({ ...opts, ...a }),
     readSafetensorsHeader: (a: Without<ReadHeaderArgs>) => readSafetensorsHeader({ ...opts, ...a }),

@@ -30,6 +30,22 @@ describe("Hub error classification", () => {
     expect(errorFromResponse(res(400), "u")).toBeInstanceOf(HubBadDataError);
   });
 
+  it("401/403 with RepoNotFound is not found, GatedRepo is gated, a CDN 401/403 is retryable", () => {
+    const anonymousMissing = errorFromResponse(res(401, { "X-Error-Code": "RepoNotFound" }), "u");
+    expect(anonymousMissing).toBeInstanceOf(HubNotFoundError);
+    expect(anonymousMissing).toMatchObject({ what: "repo", retryable: false, status: 401 });
+    expect(errorFromResponse(res(403, { "X-Error-Code": "RepoNotFound" }), "u")).toBeInstanceOf(
+      HubNotFoundError,
+    );
+    const gated = errorFromResponse(res(401, { "X-Error-Code": "GatedRepo" }), "u");
+    expect(gated).toBeInstanceOf(HubAccessError);
+    expect((gated as HubAccessError).gated).toBe(true);
+    const cdn = errorFromResponse(res(403), "https://cdn.example/x", true);
+    expect(cdn).toBeInstanceOf(HubUnavailableError);
+    expect(cdn).toMatchObject({ retryable: true, code: "CdnRefused" });
+    expect(errorFromResponse(res(503), "https://cdn.example/x", true)).toBeInstanceOf(HubUnavailableError);
+  });
+
   it("parses Retry-After as seconds, HTTP date, or RateLimit t=", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
     expect(parseRetryAfterMs(new Headers({ "Retry-After": "120" }), now)).toBe(120_000);

@@ -32,7 +32,8 @@ export class HubNotFoundError extends HubError {
   }
 }
 
-/** 401/403: gated or private repo, or a bad token. Not retryable; record it. */
+/** 401/403 from the Hub itself: gated (X-Error-Code GatedRepo) or private repo, or a bad token.
+ * Not retryable; record it. (401/403 with RepoNotFound is a HubNotFoundError; from the CDN, HubUnavailableError.) */
 export class HubAccessError extends HubError {
   override name = "HubAccessError";
   get gated(): boolean {
@@ -77,13 +78,27 @@ export function parseRetryAfterMs(headers: Headers, now = Date.now()): number | 
   return t ? Number(t[1]) * 1000 : undefined;
 }
 
-/** Maps a non-2xx response to its error class (the body is not read). */
-export function errorFromResponse(res: Response, url: string): HubError {
+/** X-Error-Code values that mean "does not exist", whatever the status (the Hub answers an anonymous
+ * request for a missing repo with 401 RepoNotFound, as it does for a private one). */
+const NOT_FOUND_CODES = new Set(["RepoNotFound", "RevisionNotFound", "EntryNotFound"]);
+
+/**
+ * Maps a non-2xx response to its error class (the body is not read). `fromCdn`: the answer came from
+ * another origin after a redirect (the CDN serving LFS bytes): a 401/403 there is an expired or refused
+ * signed URL, never a gated repo, so it is retryable like a 5xx.
+ */
+export function errorFromResponse(res: Response, url: string, fromCdn = false): HubError {
   const code = res.headers.get("x-error-code") ?? undefined;
   const message = res.headers.get("x-error-message") ?? `${res.status} ${res.statusText}`.trim();
   const details = { status: res.status, url, code };
   const text = `Hub ${res.status} for ${url}: ${message}`;
   if (res.status === 429) return new HubRateLimitedError(text, parseRetryAfterMs(res.headers), details);
+  if (fromCdn && (res.status === 401 || res.status === 403))
+    return new HubUnavailableError(`CDN ${res.status} for ${url}: ${message}`, {
+      ...details,
+      code: "CdnRefused",
+    });
+  if (code && NOT_FOUND_CODES.has(code)) return new HubNotFoundError(text, details);
   if (res.status === 401 || res.status === 403) return new HubAccessError(text, details);
   if (res.status === 404 || res.status === 410) return new HubNotFoundError(text, details);
   if (res.status >= 500 || res.status === 408) return new HubUnavailableError(text, details);

@@ -1,3 +1,4 @@
+import { bucketOfUrl, type HubBudget } from "./budget.ts";
 import { errorFromResponse, type HubError, HubRateLimitedError, toHubError } from "./errors.ts";
 
 /** Requests and bytes received, for "requests and bytes fetched" in reports. Mutated in place. */
@@ -25,6 +26,10 @@ export type HubOptions = {
   /** First backoff in ms, doubled per attempt, with jitter (default 250). */
   retryBaseMs?: number;
   counter?: RequestCounter;
+  /** Shared request budget: every request waits its turn and every answer's RateLimit headers are read. */
+  budget?: HubBudget;
+  /** Largest safetensors header read, in bytes (default 100,000,000, the format's own limit). */
+  maxHeaderBytes?: number;
 };
 
 export const DEFAULT_HUB_URL = "https://huggingface.co";
@@ -41,8 +46,9 @@ function countingBody(body: ReadableStream<Uint8Array>, counter: RequestCounter)
 }
 
 /**
- * Wraps the injected fetch: adds a timeout, counts requests and body bytes, and turns every
- * non-2xx response or network failure into a classified HubError (so @huggingface/hub only sees successes).
+ * Wraps the injected fetch: the one path every Hub request takes. Waits for the shared budget, adds a
+ * timeout, counts requests and body bytes, reads the RateLimit headers, and turns every non-2xx response
+ * or network failure into a classified HubError (so @huggingface/hub only sees successes).
  */
 export function hubFetch(opts: HubOptions): typeof fetch {
   const base = opts.fetch ?? fetch;
@@ -52,6 +58,8 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const bucket = bucketOfUrl(url);
+    await opts.budget?.acquire(bucket);
     counter.requests += 1;
     let res: Response;
     try {
@@ -59,10 +67,11 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     } catch (err) {
       throw toHubError(err, url);
     }
+    opts.budget?.observe(bucket, res.status, res.headers);
     counter.byStatus[res.status] = (counter.byStatus[res.status] ?? 0) + 1;
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
-      throw errorFromResponse(res, url);
+      throw errorFromResponse(res, res.url || url, fromOtherOrigin(res, opts));
     }
     const wrapped = new Response(res.body ? countingBody(res.body, counter) : null, {
       status: res.status,
@@ -72,6 +81,12 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     Object.defineProperty(wrapped, "url", { value: res.url || url });
     return wrapped;
   };
+}
+
+/** True when redirects led the request off the Hub's origin (LFS bytes come from a CDN). */
+function fromOtherOrigin(res: Response, opts: HubOptions): boolean {
+  if (!res.redirected || !res.url) return false;
+  return new URL(res.url).origin !== new URL(opts.hubUrl ?? DEFAULT_HUB_URL).origin;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

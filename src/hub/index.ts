@@ -24,6 +24,7 @@ export {
   listNewCommits,
   type NewCommits,
 } from "./list-new-commits.ts";
+export { type ListOwnerHeadsArgs, listOwnerHeads, type OwnerHeads } from "./list-owner-heads.ts";
 export { type HubFile, listTree } from "./list-tree.ts";
 export {
   type ReadHeaderArgs,

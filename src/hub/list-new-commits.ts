@@ -27,6 +27,12 @@ export type ListNewCommitsArgs = HubOptions & {
   revision?: string;
   /** First page size: when nothing is new, the whole call is this one request (default 10). */
   firstPageSize?: number;
+  /**
+   * The caller knows the head moved (an owner listing or a webhook said so): the first page is then
+   * `pageSize` commits, so a burst of up to that many costs one request, not a small page followed by a
+   * large one that repeats it. (With no `sinceSha`, the first page is `min(1000, maxCommits + 1)`.)
+   */
+  expectNew?: boolean;
   /** Page size once the first page did not reach `sinceSha` (default 100). */
   pageSize?: number;
   /** Most commits walked (default 1000). */
@@ -72,13 +78,15 @@ function oldestFirst(newestFirst: Raw[], parentOfOldest: string | null): HubComm
  * when nothing (or little) is new; larger pages after that. Parents are taken from the linear history.
  */
 export async function listNewCommits(args: ListNewCommitsArgs): Promise<NewCommits> {
-  const first = args.firstPageSize ?? 10;
   const max = args.maxCommits ?? 1000;
   const since = args.sinceSha ?? null;
+  const wantAll = since !== null || (args.initial ?? "all") === "all";
+  // A first watch reads its whole depth in one page; a known move, one page of `pageSize`.
+  const large = since === null ? Math.min(1000, max + 1) : Math.min(args.pageSize ?? 100, max + 1);
+  const first = wantAll && (since === null || args.expectNew) ? large : (args.firstPageSize ?? 10);
   return withRetry(args, async () => {
-    const wantAll = since !== null || (args.initial ?? "all") === "all";
-    let page = await walk(args, first, wantAll ? first : 2, since);
-    if (wantAll && !page.found && !page.complete)
+    let page = await walk(args, first, wantAll ? Math.min(first, max + 1) : 2, since);
+    if (wantAll && !page.found && !page.complete && first < max + 1)
       page = await walk(args, args.pageSize ?? 100, max + 1, since);
     const headSha = page.items[0]?.sha ?? since;
     if (since !== null && page.found) {

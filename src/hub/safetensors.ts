@@ -1,7 +1,12 @@
+import {
+  MAX_SAFETENSORS_HEADER_BYTES,
+  parseSafetensorsHeader,
+  SafetensorsHeaderError,
+  safetensorsHeaderLength,
+} from "../core/safetensors/header.ts";
 import { HubBadDataError } from "./errors.ts";
 import { type HubOptions, withRetry } from "./fetch.ts";
 import { readRange } from "./range.ts";
-import { parseUpstream, SafetensorsMetadataSchema, TensorInfoSchema } from "./schema.ts";
 
 export type TensorInfo = { name: string; dtype: string; shape: number[] };
 
@@ -19,8 +24,6 @@ export type ReadHeaderArgs = HubOptions & {
   repo: string;
   sha: string;
   path: string;
-  /** Largest header accepted, in bytes (default 25,000,000, as huggingface_hub). */
-  maxHeaderBytes?: number;
 };
 
 function bad(args: ReadHeaderArgs, why: string): HubBadDataError {
@@ -29,28 +32,14 @@ function bad(args: ReadHeaderArgs, why: string): HubBadDataError {
   });
 }
 
-function parseHeaderJson(args: ReadHeaderArgs, bytes: Uint8Array, dataBytes: number | null) {
-  let json: unknown;
+/** Parses with the shared parser; a malformed header becomes HubBadDataError (a recorded finding, no retry). */
+function parsed<T>(args: ReadHeaderArgs, parse: () => T): T {
   try {
-    json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw bad(args, "not JSON");
+    return parse();
+  } catch (err) {
+    if (err instanceof SafetensorsHeaderError) throw bad(args, err.message);
+    throw err;
   }
-  if (!json || typeof json !== "object" || Array.isArray(json)) throw bad(args, "not a JSON object");
-  const tensors: TensorInfo[] = [];
-  let metadata: Record<string, string> | null = null;
-  for (const [name, value] of Object.entries(json)) {
-    if (name === "__metadata__") {
-      metadata = parseUpstream(SafetensorsMetadataSchema, value, `__metadata__ of ${args.path}`);
-      continue;
-    }
-    const t = parseUpstream(TensorInfoSchema, value, `tensor ${name} of ${args.path}`);
-    const [begin, end] = t.data_offsets;
-    if (begin > end || (dataBytes !== null && end > dataBytes))
-      throw bad(args, `tensor ${name} has bad data_offsets`);
-    tensors.push({ name, dtype: t.dtype, shape: t.shape });
-  }
-  return { tensors, metadata };
 }
 
 /**
@@ -58,25 +47,18 @@ function parseHeaderJson(args: ReadHeaderArgs, bytes: Uint8Array, dataBytes: num
  * Length 0, over `maxHeaderBytes`, past the end of the file, truncated or non-JSON -> HubBadDataError.
  */
 export async function readSafetensorsHeader(args: ReadHeaderArgs): Promise<SafetensorsHeader> {
-  const max = args.maxHeaderBytes ?? 25_000_000;
+  const max = args.maxHeaderBytes ?? MAX_SAFETENSORS_HEADER_BYTES;
   return withRetry(args, async () => {
     const first = await readRange(args, 0, 8);
-    if (first.bytes.byteLength < 8) throw bad(args, "file shorter than 8 bytes");
-    const n = new DataView(first.bytes.buffer, first.bytes.byteOffset, 8).getBigUint64(0, true);
-    if (n === 0n) throw bad(args, "header length is 0");
-    if (n > BigInt(max)) throw bad(args, `header length ${n} over the ${max}-byte limit`);
-    const len = Number(n);
+    const len = parsed(args, () => safetensorsHeaderLength(first.bytes, max));
     if (first.fileSize !== null && 8 + len > first.fileSize)
       throw bad(args, "header runs past the end of the file");
     const second = await readRange(args, 8, len);
     if (second.bytes.byteLength < len)
       throw bad(args, `truncated: ${second.bytes.byteLength} of ${len} header bytes`);
     const fileSize = second.fileSize ?? first.fileSize;
-    const { tensors, metadata } = parseHeaderJson(
-      args,
-      second.bytes,
-      fileSize === null ? null : fileSize - 8 - len,
-    );
+    const dataBytes = fileSize === null ? null : fileSize - 8 - len;
+    const { tensors, metadata } = parsed(args, () => parseSafetensorsHeader(second.bytes, { dataBytes }));
     return { path: args.path, tensors, metadata, headerBytes: 8 + len, fileSize };
   });
 }

@@ -21,15 +21,14 @@ export const TreeEntrySchema = z.object({
     .optional(),
 });
 
-const MAX_DIM = 2 ** 32;
-
-export const TensorInfoSchema = z.object({
-  dtype: z.string().min(1),
-  shape: z.array(z.number().int().nonnegative().max(MAX_DIM)),
-  data_offsets: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]),
+/** A model as listModels yields it with additionalFields ["sha"] (only what the head check needs). */
+export const OwnerModelSchema = z.object({
+  name: z.string().min(3),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
 });
-
-export const SafetensorsMetadataSchema = z.record(z.string(), z.string());
 
 /** model.safetensors.index.json: only weight_map matters to us. */
 export const SafetensorsIndexSchema = z.object({

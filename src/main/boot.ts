@@ -1,8 +1,10 @@
 import { type Logger, pino } from "pino";
 import type { Config } from "../config/env.ts";
 import { createDatabase, type DatabaseOptions } from "../db/client.ts";
+import type { Listen } from "../db/listen.ts";
 import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
+import { createHubBudget, parseBudget } from "../hub/budget.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
@@ -14,6 +16,8 @@ export type Booted = {
   migrations: MigrationReport;
   /** The Hub client, for its request counter. */
   hub: HubClient;
+  /** LISTEN on the store (the HTTP response cache follows the store generation). */
+  listen: Listen;
   close(): Promise<void>;
 };
 
@@ -47,7 +51,7 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     throw err;
   }
   const { services, hub } = servicesFor(config, handle.db, opts);
-  return { services, kind: handle.kind, migrations, hub, close: () => handle.close() };
+  return { services, kind: handle.kind, migrations, hub, listen: handle.listen, close: () => handle.close() };
 }
 
 /** The services bag over an open store (tests pass their own database handle). */
@@ -56,11 +60,19 @@ export function servicesFor(
   db: Db,
   opts: Pick<BootOptions, "hubUrl" | "log"> = {},
 ): { services: PipelineServices; hub: HubClient } {
-  const hub = createHubClient({ hubUrl: opts.hubUrl ?? config.HF_ENDPOINT, accessToken: config.HF_TOKEN });
+  const hub = createHubClient({
+    hubUrl: opts.hubUrl ?? config.HF_ENDPOINT,
+    accessToken: config.HF_TOKEN,
+    maxHeaderBytes: config.HUBWATCH_MAX_HEADER_BYTES,
+    budget: createHubBudget({
+      api: parseBudget(config.HUBWATCH_HUB_BUDGET),
+      resolvers: parseBudget(config.HUBWATCH_RESOLVER_BUDGET),
+    }),
+  });
   const services: PipelineServices = {
     config,
     db,
-    hub: hubPortFrom(hub),
+    hub: hubPortFrom(hub, { backfillDepth: config.HUBWATCH_BACKFILL_DEPTH }),
     log: opts.log ?? createLogger(config),
     now: () => new Date(),
     fetch: globalThis.fetch,

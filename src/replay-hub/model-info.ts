@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parseSafetensorsPrefix, type SafetensorsTensor } from "../core/safetensors/header.ts";
 import { type Ctx, sendError, sendJson } from "./http-util.ts";
 import { entriesOf, entryOf, type RepoState } from "./repo-state.ts";
 import type { Commit } from "./types.ts";
@@ -59,15 +60,13 @@ const DEFAULT_FIELDS = [
   "spaces",
 ];
 
-function headerOf(commit: Commit, path: string): Record<string, { dtype: string; shape: number[] }> | null {
+function tensorsOf(commit: Commit, path: string): SafetensorsTensor[] {
   const e = entryOf(commit, path);
-  if (!e || e.prefixLength < 8) return null;
-  const prefix = e.read(0, e.prefixLength);
-  const len = Number(prefix.readBigUInt64LE(0));
+  if (!e || e.prefixLength < 8) return [];
   try {
-    return JSON.parse(prefix.subarray(8, 8 + len).toString("utf8"));
+    return parseSafetensorsPrefix(e.read(0, e.prefixLength)).tensors;
   } catch {
-    return null;
+    return [];
   }
 }
 
@@ -77,11 +76,8 @@ export function safetensorsSummary(commit: Commit) {
   const files = entriesOf(commit).filter((e) => e.path.endsWith(".safetensors"));
   if (files.length === 0) return undefined;
   for (const f of files) {
-    const header = headerOf(commit, f.path);
-    for (const [name, info] of Object.entries(header ?? {})) {
-      if (name === "__metadata__") continue;
-      parameters[info.dtype] = (parameters[info.dtype] ?? 0) + info.shape.reduce((a, b) => a * b, 1);
-    }
+    for (const t of tensorsOf(commit, f.path))
+      parameters[t.dtype] = (parameters[t.dtype] ?? 0) + t.shape.reduce((a, b) => a * b, 1);
   }
   return { parameters, total: Object.values(parameters).reduce((a, b) => a + b, 0) };
 }
@@ -97,7 +93,8 @@ function configOf(commit: Commit): unknown {
   }
 }
 
-function field(state: RepoState, commit: Commit, key: string): unknown {
+/** One model-info field of `state` at `commit` (undefined when the repo has no such value). */
+export function modelField(state: RepoState, commit: Commit, key: string): unknown {
   const [owner] = state.spec.id.split("/");
   const first = state.history[0]!;
   const values: Record<string, () => unknown> = {
@@ -105,7 +102,7 @@ function field(state: RepoState, commit: Commit, key: string): unknown {
     sha: () => commit.sha,
     lastModified: () => new Date(commit.date).toISOString(),
     createdAt: () => new Date(first.date).toISOString(),
-    private: () => false,
+    private: () => state.spec.private ?? false,
     gated: () => state.spec.gated ?? false,
     disabled: () => false,
     downloads: () => 1000,
@@ -139,7 +136,7 @@ export function handleRevision(ctx: Ctx, state: RepoState, commit: Commit): void
   };
   if (expand.length === 0) body.modelId = state.spec.id;
   for (const k of keys) {
-    const v = field(state, commit, k);
+    const v = modelField(state, commit, k);
     if (v !== undefined) body[k] = v;
   }
   sendJson(ctx, 200, body);

@@ -53,6 +53,11 @@ export function repoState(spec: RepoSpec): RepoState {
   return { spec, history: buildHistory(spec.commits) };
 }
 
+/** Whether a caller with `token` may see the repo at all (private repos need a granted token). */
+export function visibleTo(state: RepoState, token: string | undefined): boolean {
+  return !state.spec.private || (token !== undefined && (state.spec.tokens ?? []).includes(token));
+}
+
 /** "main"/"HEAD" -> head; a 40-hex sha present in the current history -> that commit. */
 export function resolveRevision(state: RepoState, rawRev: string): Commit | null {
   let rev = rawRev;

@@ -1,8 +1,10 @@
 import { handleCommits, handlePathsInfo, handleTree } from "./api-routes.ts";
+import { type CdnSigner, redirectToCdn } from "./cdn.ts";
 import { faultedEntry, handleFile, sendMissingRevision } from "./file-routes.ts";
 import { type Ctx, sendError } from "./http-util.ts";
 import { handleRevision } from "./model-info.ts";
-import { entryOf, type RepoState, resolveRevision } from "./repo-state.ts";
+import { handleModelList } from "./models-listing.ts";
+import { entryOf, type RepoState, resolveRevision, visibleTo } from "./repo-state.ts";
 import type { FaultRule, Route } from "./types.ts";
 
 export type Parsed = { route: Route; repo?: string; rev?: string; rest?: string };
@@ -19,6 +21,7 @@ function decodePath(p: string): string {
 }
 
 export function parseRoute(pathname: string): Parsed {
+  if (pathname === "/api/models" || pathname === "/api/models/") return { route: "models" };
   const api = API.exec(pathname);
   if (api) {
     const route = (api[3] ?? "revision") as Route;
@@ -58,12 +61,28 @@ function gatedRefusal(ctx: Ctx, state: RepoState, route: Route): boolean {
   return true;
 }
 
+/** A repo that does not exist, or that the caller may not see: 401 when anonymous, 404 with a token. */
+function sendRepoNotFound(ctx: Ctx): void {
+  sendError(ctx, bearer(ctx) ? 404 : 401, "RepoNotFound", "Repository not found");
+}
+
+/** Where `/resolve/` of LFS files redirects (absent: served directly) and, on the CDN origin, that it is it. */
+export type DispatchOptions = { cdn?: { origin: string; signer: CdnSigner }; onCdn?: boolean };
+
 /** Dispatches one parsed request against the repo states; `fault` is an already-taken safetensors/reset rule. */
-export async function dispatch(ctx: Ctx, p: Parsed, repos: Map<string, RepoState>, fault: FaultRule | null) {
-  if (p.route === "other" || !p.repo) return sendError(ctx, 404, null, "Not found");
+export async function dispatch(
+  ctx: Ctx,
+  p: Parsed,
+  repos: Map<string, RepoState>,
+  fault: FaultRule | null,
+  opts: DispatchOptions = {},
+) {
+  if (p.route === "models" && !opts.onCdn) return handleModelList(ctx, repos, bearer(ctx));
+  if (p.route === "other" || p.route === "models" || !p.repo) return sendError(ctx, 404, null, "Not found");
   const state = repos.get(p.repo);
-  if (!state) return sendError(ctx, 404, "RepoNotFound", "Repository not found");
-  if (gatedRefusal(ctx, state, p.route)) return;
+  // The CDN URL was signed for this file: no token needed there.
+  if (!state || (!opts.onCdn && !visibleTo(state, bearer(ctx)))) return sendRepoNotFound(ctx);
+  if (!opts.onCdn && gatedRefusal(ctx, state, p.route)) return;
   const commit = resolveRevision(state, p.rev ?? "main");
   if (!commit) return sendMissingRevision(ctx, p.rev ?? "main");
   const method = ctx.req.method ?? "GET";
@@ -73,6 +92,8 @@ export async function dispatch(ctx: Ctx, p: Parsed, repos: Map<string, RepoState
   if (p.route === "tree") return handleTree(ctx, state, commit, p.rest ?? "");
   if (p.route === "revision") return handleRevision(ctx, state, commit);
   let entry = entryOf(commit, p.rest ?? "");
+  if (entry?.lfs && p.route === "resolve" && opts.cdn)
+    return redirectToCdn(ctx, opts.cdn, state.spec.id, commit, entry);
   if (entry && fault?.kind === "safetensors") entry = faultedEntry(entry, fault.mode);
   const reset = fault?.kind === "reset" ? (fault.afterBytes ?? 1 << 30) : undefined;
   return handleFile(ctx, commit, p.rest ?? "", entry, reset);

@@ -23,7 +23,9 @@ export type CommitSpec = {
 export type RepoSpec = {
   id: string;
   gated?: false | "auto" | "manual";
-  /** Tokens granted access to a gated repo. */
+  /** Private: invisible (401/404 RepoNotFound, left out of listings) without a granted token. */
+  private?: boolean;
+  /** Tokens granted access to a gated or private repo. */
   tokens?: string[];
   pipelineTag?: string;
   libraryName?: string;
@@ -55,7 +57,18 @@ export type Commit = {
   files: Map<string, FileSpec>;
 };
 
-export const ROUTES = ["commits", "tree", "paths-info", "revision", "resolve", "raw", "other"] as const;
+/** "models": the owner listing (`/api/models?author=`); "cdn": a byte request on the CDN origin. */
+export const ROUTES = [
+  "commits",
+  "tree",
+  "paths-info",
+  "revision",
+  "resolve",
+  "raw",
+  "models",
+  "cdn",
+  "other",
+] as const;
 export type Route = (typeof ROUTES)[number];
 
 /**
@@ -85,4 +98,6 @@ export type RequestLogEntry = {
   bytes: number;
   range?: string;
   fault?: string;
+  /** The request carried an Authorization header. */
+  authorized?: boolean;
 };

@@ -125,7 +125,7 @@ export type EstimateView = {
   revisionId: number;
   estimatorVersion: string;
   error: string | null;
-  /** Only what pages show (params, memory, fit); the structure listing stays in the database. */
+  /** Only what pages show (params, weights, memory, fit, reader); the structure listing stays in the database. */
   result: unknown;
 };
 
@@ -140,7 +140,7 @@ export async function latestEstimates(
       revisionId: estimates.revisionId,
       estimatorVersion: estimates.estimatorVersion,
       error: estimates.error,
-      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit') end`,
+      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader')) end`,
     })
     .from(estimates)
     .where(inArray(estimates.revisionId, revisionIds))

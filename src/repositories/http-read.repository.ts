@@ -1,20 +1,24 @@
-import { and, asc, count, desc, eq, inArray, max } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, max, sql } from "drizzle-orm";
 import { advisories, badges, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 // Read-side queries for the HTTP surfaces (OSV API, feed, badges); page queries in http-pages.repository.ts.
 
 export type AdvisoryRow = { id: string; modified: Date; status: string; record: Record<string, unknown> };
+/** A repo's advisory with the shas that opened and (when closed) fixed it, for the history charts. */
+export type RepoAdvisoryRow = AdvisoryRow & { introducedSha: string; fixedSha: string | null };
 
 export async function findRepoByName(db: Executor, name: string) {
   const rows = await db.select().from(repos).where(eq(repos.name, name)).limit(1);
   return rows[0] ?? null;
 }
 
-export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promise<AdvisoryRow[]> {
+export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promise<RepoAdvisoryRow[]> {
   return db
     .select({
       id: advisories.id,
+      introducedSha: advisories.introducedSha,
+      fixedSha: advisories.fixedSha,
       modified: advisories.modified,
       status: advisories.status,
       record: advisories.record,
@@ -91,10 +95,20 @@ export async function advisoriesFingerprint(db: Executor): Promise<{ n: number; 
   return { n: Number(r?.n ?? 0), latest: r?.latest ? new Date(r.latest) : null };
 }
 
-/** One round trip: whether the repo is watched, and its badge for `metric` if stored. */
+/**
+ * One round trip: whether the repo is watched (and its status, whether any badge is stored), and its
+ * badge for `metric` if stored.
+ */
 export async function findBadgeByRepoName(db: Executor, name: string, metric: string) {
   const rows = await db
-    .select({ repoId: repos.id, json: badges.json, etag: badges.etag, updatedAt: badges.updatedAt })
+    .select({
+      repoId: repos.id,
+      status: repos.status,
+      hasBadges: sql<boolean>`exists (select 1 from ${badges} b where b.repo_id = ${repos.id})`,
+      json: badges.json,
+      etag: badges.etag,
+      updatedAt: badges.updatedAt,
+    })
     .from(repos)
     .leftJoin(badges, and(eq(badges.repoId, repos.id), eq(badges.metric, metric)))
     .where(eq(repos.name, name))

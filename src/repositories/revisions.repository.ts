@@ -67,6 +67,15 @@ export async function nextPendingRevision(ex: Executor, repoId: number): Promise
   return row ?? null;
 }
 
+/** Ids of repos with at least one pending revision still in upstream history. */
+export async function repoIdsWithPending(ex: Executor): Promise<Set<number>> {
+  const rows = await ex
+    .selectDistinct({ repoId: revisions.repoId })
+    .from(revisions)
+    .where(and(eq(revisions.status, "pending"), eq(revisions.forcePushedAway, false)));
+  return new Set(rows.map((r) => r.repoId));
+}
+
 export function markRevisionDone(ex: Executor, id: number, at: Date = new Date()): Promise<Revision | null> {
   return setStatus(ex, id, { status: "done", error: null, processedAt: at });
 }

@@ -4,6 +4,7 @@ import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import { diffJson } from "../core/diff/json.ts";
 import { classifyPath } from "../core/diff/paths.ts";
 import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokenizer.ts";
+import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
 import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
@@ -123,9 +124,8 @@ function templateChanges(before: RevisionFiles, after: RevisionFiles): NewChange
 }
 
 function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange | null {
-  const shards = (files: RevisionFiles) => [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
-  const a = shards(before);
-  const b = shards(after);
+  const a = modelShards(before);
+  const b = modelShards(after);
   const oids = (list: [string, FileState][]) => list.map(([p, f]) => `${p}@${f.oid}`).join(",");
   if (oids(a) === oids(b)) return null;
   const ta = tensors(a);
@@ -161,6 +161,16 @@ function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange |
 }
 
 /** Tensors of every shard, from the stored headers ({tensors} JSON). */
+/**
+ * The model's weight files among a revision's files (sorted by path): the shards the stored
+ * model.safetensors.index.json names, else every *.safetensors but alternate sets (src/core/diff/weight-files.ts).
+ */
+export function modelShards(files: RevisionFiles): [string, FileState][] {
+  const index = files.get(WEIGHT_INDEX_PATH)?.content ?? null;
+  const { model } = selectWeightFiles([...files.keys()], index);
+  return model.sort().map((p): [string, FileState] => [p, files.get(p)!]);
+}
+
 export function tensors(list: [string, FileState][]): TensorInfo[] {
   const out: TensorInfo[] = [];
   for (const [, f] of list) {

@@ -3,7 +3,7 @@ import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/es
 import { estimateGgufRepo } from "../core/estimator/gguf/repo-estimate.ts";
 import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
-import { type FileState, tensors } from "./change-builders.ts";
+import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
 import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
@@ -75,8 +75,7 @@ export function computeEstimate(files: Map<string, FileState>): Estimate {
   const problem = jsonProblem(config.content);
   if (problem) throw new BadUpstreamDataError("bad_config", `config.json: ${problem}`);
   const parsed: unknown = JSON.parse(config.content);
-  const shards = [...files.entries()].filter(([p]) => p.endsWith(".safetensors"));
-  const list = tensors(shards);
+  const list = tensors(modelShards(files));
   try {
     const e = estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
     return withSentenceTransformers(e, sentenceTransformersOf(files));

@@ -38,16 +38,17 @@ const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: []
  * A force push (last seen sha gone) is recorded as a finding; revisions no longer upstream are flagged
  * and, in the same transaction, the advisories they introduced withdrawn (those they fixed reopened).
  */
-export async function pollRepo(s: PipelineServices, name: string): Promise<PollOutcome> {
+export async function pollRepo(
+  s: PipelineServices,
+  name: string,
+  opts: { knownHead?: string } = {},
+): Promise<PollOutcome> {
   const repo = await getRepoByName(s.db, name);
   if (!repo)
     return { status: "unwatched", newRevisions: 0, forcePushed: false, nextPendingSha: null, ...NOTHING };
   let upstream: NewCommits;
   try {
-    upstream = await s.hub.listNewCommits({ repo: name, sinceSha: repo.lastSeenSha });
-    // History rewritten: read the new history whole (rare, so worth the requests) to know what is gone.
-    if (upstream.forcePushed)
-      upstream = { ...(await s.hub.listNewCommits({ repo: name, sinceSha: null })), forcePushed: true };
+    upstream = await newCommits(s, repo, opts.knownHead);
   } catch (err) {
     const kind = hubErrorKind(err);
     if (kind !== "not_found" && kind !== "access") throw err;
@@ -59,6 +60,7 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
   const { inserted, settled } = await withTransaction(s.db, async (tx) => {
     const settled = upstream.forcePushed ? await recordForcePush(tx, repo, upstream, now) : NOTHING;
     const inserted = await insertPendingRevisions(tx, repo.id, upstream.commits.map(toNewRevision));
+    if (repo.lastSeenSha === null && upstream.truncated) await recordSkippedHistory(tx, repo, upstream);
     await markRepoPolled(tx, repo.id, { lastSeenSha: upstream.headSha ?? repo.lastSeenSha, at: now });
     // A gated repo's commit list is public; it stays gated until a revision's files can be read.
     if (repo.status === "not_found" || repo.status === "error") await setRepoStatus(tx, repo.id, "ok", null);
@@ -76,6 +78,32 @@ export async function pollRepo(s: PipelineServices, name: string): Promise<PollO
     nextPendingSha: next?.sha ?? null,
     ...settled,
   };
+}
+
+/**
+ * What is new upstream. `knownHead` (from an owner listing or a Hub webhook) equal to the last seen sha
+ * costs no request; a different one means new commits, fetched as one large page.
+ */
+async function newCommits(s: PipelineServices, repo: Repo, knownHead?: string): Promise<NewCommits> {
+  if (knownHead !== undefined && knownHead === repo.lastSeenSha)
+    return { commits: [], forcePushed: false, truncated: false, headSha: knownHead };
+  const sinceSha = repo.lastSeenSha;
+  const upstream = await s.hub.listNewCommits({
+    repo: repo.name,
+    sinceSha,
+    expectNew: knownHead !== undefined,
+  });
+  if (!upstream.forcePushed) return upstream;
+  // History rewritten: read the new history whole (rare, so worth the requests) to know what is gone.
+  const whole = await s.hub.listNewCommits({ repo: repo.name, sinceSha: null, wholeHistory: true });
+  return { ...whole, forcePushed: true };
+}
+
+/** A first watch reads the newest commits only (the backfill depth): say so, once, on the repo. */
+async function recordSkippedHistory(tx: Tx, repo: Repo, upstream: NewCommits): Promise<void> {
+  const oldest = upstream.commits[0];
+  const message = `first watch: the newest ${upstream.commits.length} commits were recorded; older history (before ${oldest?.sha ?? "?"}, parent ${oldest?.parentSha ?? "?"}) was skipped`;
+  await recordFinding(tx, { repoId: repo.id, sha: null, kind: "history_skipped", message });
 }
 
 function toNewRevision(c: NewCommits["commits"][number]): NewRevision {

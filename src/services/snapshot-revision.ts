@@ -1,7 +1,8 @@
 import { classifyPath, isTrackedPath } from "../core/diff/paths.ts";
 import { summarizeTokenizer } from "../core/diff/tokenizer.ts";
+import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import type { ArtifactKind } from "../db/schema/index.ts";
-import { hashContent, putArtifact } from "../repositories/artifacts.repository.ts";
+import { getArtifacts, hashContent, putArtifact } from "../repositories/artifacts.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import {
   getManifest,
@@ -62,7 +63,14 @@ export async function snapshotRevision(
       entries.push(entry);
     }
   }
-  const fetched = await fetchAll(s, repo.name, revision.sha, toFetch);
+  const weights = await followWeightIndex(s, repo.name, revision.sha, tree, previous);
+  const reading = toFetch.filter(
+    (f) =>
+      (!f.path.endsWith(".safetensors") || weights.model.has(f.path)) &&
+      !(f.path === WEIGHT_INDEX_PATH && weights.fetchedIndex),
+  );
+  const fetched = await fetchAll(s, repo.name, revision.sha, reading);
+  if (weights.fetchedIndex) fetched.set(WEIGHT_INDEX_PATH, weights.fetchedIndex);
   await withTransaction(s.db, async (tx) => {
     for (const entry of entries) {
       const got = fetched.get(entry.path);
@@ -76,6 +84,36 @@ export async function snapshotRevision(
     }
   });
   return fetched.size;
+}
+
+/**
+ * Index-following: which *.safetensors of the tree are the model's weights, so that only their headers
+ * are read. The index's text is the base revision's artifact when its oid is unchanged, else it is
+ * fetched here (and returned, so it is not fetched twice). Files outside the index (consolidated.safetensors,
+ * original/) stay in the manifest, unread: another format of the same weights, not more weights.
+ */
+async function followWeightIndex(
+  s: PipelineServices,
+  repo: string,
+  sha: string,
+  tree: HubFile[],
+  previous: Map<string, ManifestEntry>,
+): Promise<{ model: Set<string>; fetchedIndex: Fetched | null }> {
+  const index = tree.find((f) => f.path === WEIGHT_INDEX_PATH);
+  const prev = index ? previous.get(index.path) : undefined;
+  let text: string | null = null;
+  let fetchedIndex: Fetched | null = null;
+  if (index && prev?.oid === index.oid && prev.artifactHash) {
+    text = (await getArtifacts(s.db, [prev.artifactHash])).get(prev.artifactHash)?.content ?? null;
+  } else if (index) {
+    fetchedIndex = await fetchOne(s, repo, sha, index);
+    text = fetchedIndex?.content ?? null;
+  }
+  const { model } = selectWeightFiles(
+    tree.map((f) => f.path),
+    text,
+  );
+  return { model: new Set(model), fetchedIndex };
 }
 
 async function fetchAll(

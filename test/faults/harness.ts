@@ -7,6 +7,7 @@ import pg from "pg";
 import { pino } from "pino";
 import { jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
+import { createHubBudget, parseBudget } from "../../src/hub/budget.ts";
 import { createHubClient, type HubClient } from "../../src/hub/client.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import {
@@ -49,16 +50,28 @@ export async function startPipeline(opts: {
   watch?: string[];
   hubToken?: string;
   env?: Record<string, string>;
+  /** Replay-hub realism: LFS reads redirected to a CDN origin; an enforced quota ("1000/300"). */
+  cdn?: boolean;
+  quota?: string;
+  /** hubwatch's own API budget ("40/4"); resolvers get five times as many. Unset: no pacing. */
+  budget?: string;
   /** Extra fields for the services bag (e.g. the webhook jobs' retry delays). */
   extraServices?: Record<string, unknown>;
 }): Promise<Pipeline> {
-  const hub = await startReplayHub({ repos: opts.repos });
+  const hub = await startReplayHub({ repos: opts.repos, cdn: opts.cdn, quota: opts.quota });
   const db = await freshPgDatabase({ poolSize: 4 });
-  const client = createHubClient({ hubUrl: hub.url, ...FAST_HUB, accessToken: opts.hubToken });
+  const budget = opts.budget ? parseBudget(opts.budget) : undefined;
+  const client = createHubClient({
+    hubUrl: hub.url,
+    ...FAST_HUB,
+    accessToken: opts.hubToken,
+    budget: budget && createHubBudget({ api: budget, resolvers: { ...budget, limit: budget.limit * 5 } }),
+  });
+  const config = loadConfig({ HF_ENDPOINT: hub.url, LOG_LEVEL: "silent", ...opts.env });
   const services: PipelineServices = {
-    config: loadConfig({ HF_ENDPOINT: hub.url, LOG_LEVEL: "silent", ...opts.env }),
+    config,
     db: db.db,
-    hub: hubPortFrom(client),
+    hub: hubPortFrom(client, { backfillDepth: config.HUBWATCH_BACKFILL_DEPTH }),
     log: pino({ level: "silent" }),
     now: () => new Date(),
     fetch: globalThis.fetch,

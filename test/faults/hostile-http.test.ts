@@ -22,7 +22,7 @@ let token: string;
 beforeAll(async () => {
   p = await startPipeline({ repos: [hostileRepo(), tokensRepo(), ...healthyRepos(1)] });
   await p.cycle();
-  app = await createApp({ db: p.db.db, rateLimit: false, badgeCacheMs: 0 });
+  app = await createApp({ db: p.db.db, rateLimit: false });
   token = (await createToken(p.db.db, "hostile-tests")).token;
 }, 60_000);
 afterAll(async () => {

@@ -51,6 +51,19 @@ describe("Hub transient faults", () => {
     expect(requestsWhere(p.hub, (e) => e.status === 429 && e.repo === A)).toBe(3);
   });
 
+  it("a 403 from the CDN origin is retried: the repo is not taken for gated and its revisions finish", async () => {
+    p = await startPipeline({ repos: healthyRepos(), cdn: true });
+    // More refusals than the client's attempts: the advance job fails once and the runner retries it.
+    p.hub.setFault({ kind: "server-error", status: 403, times: 3, route: "cdn" });
+    await p.cycle();
+    await expectCleanFinish(p);
+    expect(requestsWhere(p.hub, (e) => e.route === "cdn" && e.status === 403)).toBe(3);
+    const { rows } = await p.sql.query("select status from repos order by name");
+    expect(rows.map((r) => r.status)).toEqual(["ok", "ok", "ok"]);
+    const gated = await p.sql.query("select count(*)::int as n from findings where kind = 'gated'");
+    expect(gated.rows[0].n).toBe(0);
+  });
+
   it.each([500, 502, 503])(
     "%i on tree listings: retried with backoff, every revision done once",
     async (status) => {

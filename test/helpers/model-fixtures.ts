@@ -31,20 +31,3 @@ export function modelFixture(dir: string): { config: RawConfig; truth: number | 
 export function readConfig(config: RawConfig): ModelReading {
   return readModel(configView(config));
 }
-
-/** Families read by the dense/encoder readers (the other readers have their own family tests). */
-export const CORE_FAMILIES = new Set([
-  "llama",
-  "mistral",
-  "qwen2",
-  "qwen3",
-  "mimo",
-  "phi",
-  "gpt2",
-  "bert",
-  "roberta",
-  "bart",
-  "whisper",
-  "clip",
-  "nemotron-nas",
-]);

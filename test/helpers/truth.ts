@@ -25,8 +25,15 @@ export type Truth = {
   /** A gap the rules do not explain yet, with what is known about it: reported, never passed. */
   unexplained?: string;
   /** Bytes of the published weights (the index's metadata.total_size, or the safetensors files' sizes). */
-  stored_weight_bytes?: number;
+  stored_weight_bytes?: number | null;
   stored_weight_bytes_source?: string;
+  /**
+   * What stored_weight_bytes measures: "tensors" (the tensors' bytes: an index total_size, a sum over a
+   * published tensor list) or "files" (safetensors file sizes: the tensors plus each file's JSON header).
+   */
+  stored_weight_bytes_counts?: "tensors" | "files";
+  /** Elements of every stored tensor, each packed integer word once (a published tensor list's sum). */
+  stored_elements?: number;
 };
 
 export type TruthRow = {

@@ -58,4 +58,50 @@ describe("POST /hooks/hub with the real runner", () => {
     await runner.close();
     await app.close();
   });
+
+  it("uses the payload's head: one already seen costs no Hub request, a new one one commits page", async () => {
+    const services = {
+      config: loadConfig({ HF_ENDPOINT: hub.url }),
+      db: db.db,
+      hub: hubPortFrom(createHubClient({ hubUrl: hub.url })),
+      log: pino({ level: "silent" }),
+      now: () => new Date(),
+      fetch: globalThis.fetch,
+    };
+    const name = "openai-community/gpt2";
+    await watchRepo(services, name);
+    const runner = createInProcessRunner({ jobs, services });
+    const app = await createApp({ db: db.db, enqueue: runner.enqueue, hubWebhookSecret: "s" });
+    await runner.start();
+    const push = async (newSha: string) => {
+      const res = await app.inject({
+        method: "POST",
+        url: "/hooks/hub",
+        headers: { "x-webhook-secret": "s" },
+        payload: {
+          event: { action: "update", scope: "repo.content" },
+          repo: { type: "model", name, headSha: newSha },
+          updatedRefs: [{ ref: "refs/heads/main", oldSha: null, newSha }],
+        },
+      });
+      expect(res.json()).toMatchObject({ queued: true });
+      await runner.idle();
+    };
+    await push(hub.headSha(name)); // first watch: the history is read
+    const seen = hub.requestLog.length;
+    await push(hub.headSha(name)); // the same head again
+    expect(hub.requestLog.length).toBe(seen);
+    const sha = hub.addCommit(name, {
+      title: "README",
+      date: "2026-01-01T00:00:00Z",
+      changes: { "README.md": { kind: "text", text: "# hooked\n" } },
+    });
+    hub.clearLog();
+    await push(sha);
+    const commits = hub.requestLog.filter((e) => e.route === "commits");
+    expect(commits.map((e) => e.path)).toEqual([`/api/models/${name}/commits/main?limit=100`]);
+    expect(runner.failures).toEqual([]);
+    await runner.close();
+    await app.close();
+  });
 });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateEndpointBadge } from "../../src/core/badge/index.ts";
 import { createApp } from "../../src/http/app.ts";
+import { addRepo, setRepoStatus } from "../../src/repositories/repos.repository.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { HOSTILE_TITLE, SHA, seedHistory } from "./seed.ts";
 
@@ -43,6 +44,44 @@ describe("badges", () => {
         .statusCode,
     ).toBe(304);
   });
+  it("lets other sites read the JSON and honours shields' style, label and color on the SVG", async () => {
+    const json = await get("/badges/acme/tiny-lm/params.json");
+    expect(json.headers["access-control-allow-origin"]).toBe("*");
+    const plain = (await get("/badges/acme/tiny-lm/params.svg")).body;
+    const styled = await get("/badges/acme/tiny-lm/params.svg?style=for-the-badge&label=size&color=ff69b4");
+    expect(styled.statusCode).toBe(200);
+    expect(styled.body).not.toBe(plain);
+    expect(styled.body).toContain("SIZE");
+    expect(styled.body).toContain("#ff69b4");
+    expect(styled.headers.etag).not.toBe((await get("/badges/acme/tiny-lm/params.svg")).headers.etag);
+    // A bad style is ignored, as shields does.
+    expect((await get("/badges/acme/tiny-lm/params.svg?style=%3Cx%3E")).body).toBe(plain);
+  });
+  it("says what is wrong: unknown metric, gated, not found", async () => {
+    expect((await get("/badges/acme/tiny-lm/parms.json")).json()).toMatchObject({
+      message: "unknown metric",
+      color: "red",
+    });
+    expect((await get("/badges/acme/tiny-lm/fit-lora-no-such-card.json")).json().message).toBe(
+      "unknown metric",
+    );
+    const { repo } = await addRepo(db.db, "acme/gated-lm");
+    await setRepoStatus(db.db, repo.id, "gated", "Hub 401 for http://127.0.0.1:1/api/models/x: no");
+    expect((await get("/badges/acme/gated-lm/params.json")).json().message).toBe("gated: needs HF_TOKEN");
+    const page = await get("/repos/acme/gated-lm");
+    expect(page.body).toContain("needs a token with access (HF_TOKEN)");
+    expect(page.body).not.toContain("127.0.0.1");
+    await setRepoStatus(db.db, repo.id, "not_found", "Hub 404 for http://127.0.0.1:1/x");
+    expect((await get("/badges/acme/gated-lm/params.json")).json().message).toBe("repo not found");
+  });
+  it("lists every badge on the repo page with its endpoint URL and snippets", async () => {
+    const body = (await get("/repos/acme/tiny-lm", { host: "hub.example" })).body;
+    const shields = `https://img.shields.io/endpoint?url=${encodeURIComponent("http://hub.example/badges/acme/tiny-lm/params.json")}`;
+    expect(body).toContain(shields.replaceAll("&", "&amp;"));
+    expect(body).toContain(`[![params](${shields})](http://hub.example/repos/acme/tiny-lm)`);
+    expect(body).toContain('<a href="http://hub.example/badges/acme/tiny-lm/advisories.json">');
+    expect(body).toContain("&lt;img alt=&quot;params&quot;");
+  });
   it("gives a grey badge for a repo that is not watched, never a 500", async () => {
     const res = await get("/badges/nobody/nothing/params.json");
     expect(res.statusCode).toBe(200);
@@ -51,7 +90,7 @@ describe("badges", () => {
     const svg = await get("/badges/nobody/nothing/fit-lora-a100-80-gb.svg");
     expect(svg.statusCode).toBe(200);
     expect((await get("/badges/acme/tiny-lm/no-such-metric.json")).json()).toMatchObject({
-      color: "lightgrey",
+      message: "unknown metric",
     });
     expect((await get("/badges/acme/tiny-lm/..%2f..%2fx.json")).statusCode).toBe(400);
   });
@@ -65,6 +104,29 @@ describe("history pages", () => {
     expect(res.body).toContain('href="/repos/acme/tiny-lm"');
     expect(res.body).toContain('<link rel="stylesheet" href="/static/style.css">');
     expect(res.body).not.toContain("<script");
+  });
+  it("answers what changed recently across every repo, filterable by kind, and has a favicon", async () => {
+    const all = (await get("/")).body;
+    const recent = all.slice(all.indexOf('<ol class="recent">'), all.indexOf("</ol>"));
+    // Newest first: D's config change (day 3) before the advisory closed at D, C's template, B's vocab growth.
+    expect(recent.indexOf(`revisions/${SHA.D}`)).toBeLessThan(recent.indexOf(`revisions/${SHA.C}`));
+    expect(recent).toContain("advisory closed");
+    expect(recent).toContain("x_HUBWATCH-2026-0002");
+    expect(recent).toContain(
+      "rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot;",
+    );
+    const templates = (await get("/?kind=chat_template")).body;
+    expect(templates).toContain(`revisions/${SHA.C}`);
+    expect(templates).not.toContain(`<code>${SHA.B.slice(0, 7)}</code>`);
+    expect(templates).toContain('aria-current="page"><strong>chat template</strong>');
+    const adv = (await get("/?kind=advisory")).body;
+    expect(adv).toContain("advisory opened");
+    expect(adv).not.toContain('class="chip config"');
+    expect((await get("/?kind=<x>")).statusCode).toBe(400);
+    const icon = await get("/favicon.ico");
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["content-type"]).toContain("image/svg+xml");
+    expect(all).toContain('<link rel="icon" href="/favicon.svg"');
   });
   it("shows a repo timeline with changes, estimate comparison and advisories, all escaped", async () => {
     const res = await get("/repos/acme/tiny-lm");
@@ -93,7 +155,16 @@ describe("history pages", () => {
     expect(res.body).toContain(
       '<h2>Behaviour</h2><ul class="behavior"><li><span class="chip">prompt</span> rendered prompt changed: chat template &quot;&lt;svg onload=alert(1)&gt;&quot; added</li></ul>',
     );
+    // What changed comes first: the callout, then Changes, then the estimate delta.
+    const callout = res.body.indexOf('<aside class="callout"');
+    expect(callout).toBeGreaterThan(0);
+    expect(res.body.slice(callout)).toMatch(/The rendered prompt changes:<\/strong> rendered prompt changed/);
+    expect(res.body.indexOf("<h2>Changes</h2>")).toBeGreaterThan(callout);
+    expect(res.body.indexOf("<h2>Estimate")).toBeGreaterThan(res.body.indexOf("<h2>Changes</h2>"));
+    expect(res.body).not.toContain("=====");
+    expect(res.body).toContain('<tr class="changed-line">');
     const json = await get(`/repos/acme/tiny-lm/revisions/${SHA.B}`);
+    expect(json.body).not.toContain('<aside class="callout"');
     expect(json.body).toContain("<code>$.vocab_size</code>");
     expect(json.body).toContain("lm_head.weight");
   });
@@ -113,7 +184,9 @@ describe("history pages", () => {
     ]) {
       expect([400, 404], path).toContain(await rawStatus(Number(port), path));
     }
-    expect((await get("/repos/nobody/nothing")).statusCode).toBe(404);
+    const unwatched = await get("/repos/nobody/nothing");
+    expect(unwatched.statusCode).toBe(404);
+    expect(unwatched.body).toContain("hubwatch watch add nobody/nothing");
     expect((await get("/repos/acme/tiny-lm/revisions/zzz")).statusCode).toBe(404);
     expect((await get(`/repos/acme/tiny-lm/revisions/${SHA.E}`)).statusCode).toBe(404);
   });

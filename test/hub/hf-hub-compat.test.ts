@@ -112,7 +112,12 @@ describe("@huggingface/hub works unchanged against the replay hub", () => {
     expect((await res.arrayBuffer()).byteLength).toBe(100);
     const missing = await fetch(`${hub.url}/${repo}/resolve/main/nope.txt`);
     expect([missing.status, missing.headers.get("x-error-code")]).toEqual([404, "EntryNotFound"]);
+    // The Hub answers an anonymous request for a missing repo 401, a request with a token 404.
     const noRepo = await fetch(`${hub.url}/api/models/nobody/nothing/revision/main`);
-    expect([noRepo.status, noRepo.headers.get("x-error-code")]).toEqual([404, "RepoNotFound"]);
+    expect([noRepo.status, noRepo.headers.get("x-error-code")]).toEqual([401, "RepoNotFound"]);
+    const withToken = await fetch(`${hub.url}/api/models/nobody/nothing/revision/main`, {
+      headers: { Authorization: "Bearer hf_any" },
+    });
+    expect([withToken.status, withToken.headers.get("x-error-code")]).toEqual([404, "RepoNotFound"]);
   });
 });

@@ -26,7 +26,8 @@ describe("demo", () => {
     } as unknown as NodeJS.WriteStream;
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/hub, idle +10 requests for 10 repos with nothing new \(commits 10\)/);
+    // One owner listing for the Qwen repos, one commits page for each repo alone under its owner.
+    expect(text).toMatch(/hub, idle +6 requests for 10 repos with nothing new \(commits 5, models 1\)/);
     expect(text).toMatch(/^repo kinds +gguf 1, none 1, sentence-transformers 1, transformers 6$/m);
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).

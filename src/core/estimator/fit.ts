@@ -102,13 +102,25 @@ function row(
   return { card, capacityGb, mode, verdict, batch, split, text };
 }
 
-/** One card's verdict for one mode's cost (no split unless `split` finds one). */
+/** Where a full fine-tune's two-card cut reads its per-node costs: computed once, on the first cut asked for. */
+export type SplitSource = { r: ModelReading | null; trainTokens: number; costs: NodeCosts | undefined };
+
+/** No structure, so no split (weights-only and GGUF rows). */
+export const NO_SPLIT: SplitSource = { r: null, trainTokens: 0, costs: undefined };
+
+function splitOf(s: SplitSource, usable: number): number[] | null {
+  if (s.r === null) return null;
+  s.costs ??= nodeCosts(s.r, s.trainTokens);
+  return twoCardSplit(s.costs, usable);
+}
+
+/** One card's verdict for one mode's cost (a full fine-tune may split over two cards when `split` has a structure). */
 export function cell(
   card: string,
   capacityGb: number,
   mode: FitMode,
   c: ModeCost,
-  split: (usable: number) => number[] | null,
+  split: SplitSource,
 ): FitRow {
   const usable = (capacityGb * 1e9) / HEADROOM;
   const one = c.fixed + c.perSample;
@@ -118,7 +130,7 @@ export function cell(
       return row(card, capacityGb, mode, "borderline", batch, null, `batch ${batch}, borderline`);
     return row(card, capacityGb, mode, "fits", batch, null, `batch ${batch}`);
   }
-  const cut = mode === "full_finetune" ? split(usable) : null;
+  const cut = mode === "full_finetune" ? splitOf(split, usable) : null;
   if (cut)
     return row(card, capacityGb, mode, "cards", 0, cut, `2 cards at batch 1 (${cut[0]} + ${cut[1]} layers)`);
   return row(card, capacityGb, mode, "does_not_fit", 0, null, "does not fit at batch 1");
@@ -130,7 +142,7 @@ export function cell(
  */
 export function weightsOnlyServeRows(weightBytes: number): FitRow[] {
   return CARDS.map(({ card, capacityGb }) => {
-    const r = cell(card, capacityGb, "serve", { fixed: weightBytes, perSample: 0 }, () => null);
+    const r = cell(card, capacityGb, "serve", { fixed: weightBytes, perSample: 0 }, NO_SPLIT);
     if (r.verdict === "does_not_fit") return r;
     const borderline = r.verdict === "borderline" ? ", borderline" : "";
     return { ...r, text: `weights fit${borderline} (KV cache unknown)` };
@@ -141,11 +153,7 @@ export function weightsOnlyServeRows(weightBytes: number): FitRow[] {
 export function fitTable(r: ModelReading, m: MemoryPlan, withLogits = false, costs?: NodeCosts): FitRow[] {
   const modes = modeCosts(m, withLogits);
   const rows: FitRow[] = [];
-  let nodes: NodeCosts | undefined = costs;
-  const split = (usable: number): number[] | null => {
-    nodes ??= nodeCosts(r, m.trainTokens);
-    return twoCardSplit(nodes, usable);
-  };
+  const split: SplitSource = { r, trainTokens: m.trainTokens, costs };
   for (const { card, capacityGb } of CARDS) {
     for (const mode of FIT_MODES) rows.push(cell(card, capacityGb, mode, modes[mode], split));
   }

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CORE_FAMILIES } from "../../../test/helpers/model-fixtures.ts";
-import { EstimatorInputError } from "./config-view.ts";
+import { configView, EstimatorInputError } from "./config-view.ts";
 import { estimate } from "./estimate.ts";
+import { FAMILY_READERS } from "./families/index.ts";
+import { resolveModel } from "./resolve.ts";
 
 const ROOT = new URL("../../../fixtures/models/", import.meta.url);
 const BAD: unknown[] = [-1, 0, 0.5, 1e13, Number.NaN, "12", null, true, [], {}, 3];
@@ -40,28 +41,60 @@ function finite(v: unknown): boolean {
   return true;
 }
 
-const own = readdirSync(ROOT).filter((m) => {
+type Base = { name: string; config: Record<string, unknown> };
+
+const fixtures: Base[] = readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => ({
+    name: d.name,
+    config: JSON.parse(readFileSync(new URL(`${d.name}/config.json`, ROOT), "utf8")),
+  }));
+
+/** The model_type whose reader reads `config`, or null when no reader does. */
+function readBy(config: Record<string, unknown>): string | null {
   try {
-    return CORE_FAMILIES.has(
-      estimate(JSON.parse(readFileSync(new URL(`${m}/config.json`, ROOT), "utf8"))).family,
-    );
+    return resolveModel(configView(config)).reading.modelType;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/**
+ * One base config per reader (every model_type in FAMILY_READERS): every fixture a reader reads, and for a
+ * reader no fixture reaches, the first fixture its reader reads once `model_type` names it.
+ */
+function basesPerReader(): { bases: Base[]; uncovered: string[] } {
+  const bases = fixtures.filter((f) => readBy(f.config) !== null);
+  const covered = new Set(bases.map((f) => readBy(f.config)));
+  const uncovered: string[] = [];
+  for (const type of Object.keys(FAMILY_READERS)) {
+    if (covered.has(type)) continue;
+    const from = fixtures.find((f) => readBy({ ...f.config, model_type: type }) === type);
+    if (from)
+      bases.push({ name: `${type} (${from.name} as ${type})`, config: { ...from.config, model_type: type } });
+    else uncovered.push(type);
+  }
+  return { bases, uncovered };
+}
+
+const { bases, uncovered } = basesPerReader();
+
+it("every reader has a base config to mutate", () => {
+  expect(uncovered).toEqual([]);
+  expect(bases.length).toBeGreaterThanOrEqual(Object.keys(FAMILY_READERS).length);
 });
 
 describe("mutated configs: an EstimatorInputError naming a key, or a finite estimate; never a crash", () => {
-  for (const m of own) {
-    it(m, () => {
-      const cfg = JSON.parse(readFileSync(new URL(`${m}/config.json`, ROOT), "utf8"));
-      const r = rng(m.length * 7919);
+  for (const { name, config } of bases) {
+    it(name, () => {
+      const r = rng(name.length * 7919);
       for (let i = 0; i < 150; i++) {
-        const bad = mutate(cfg, r);
+        const bad = mutate(config, r);
         try {
           expect(finite(estimate(bad))).toBe(true);
         } catch (err) {
           if (!(err instanceof EstimatorInputError))
-            throw new Error(`${m} mutation ${i}: ${String(err)}\n${JSON.stringify(bad)}`);
+            throw new Error(`${name} mutation ${i}: ${String(err)}\n${JSON.stringify(bad)}`);
           expect(err.key.length).toBeGreaterThan(0);
         }
       }

@@ -34,17 +34,20 @@ export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
   for (let ti = 0; ti < r.towers.length; ti++) {
     const t = r.towers[ti]!;
     const tokens = towerTokens(t, trainTokens);
+    const nodes = t.nodes;
     let sum = 0;
-    for (const n of t.nodes) {
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k]!;
       const own = n.tiedTo ? 0 : n.params;
       const act = tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
+      const shape = n.shape;
       let ok = Number.isFinite(n.params) && Number.isFinite(act);
-      for (const d of n.shape) ok &&= Number.isFinite(d);
+      for (let j = 0; j < shape.length; j++) ok &&= Number.isFinite(shape[j]);
       if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
       sum += own;
       activations += act;
       const ls = n.linears;
-      if (ls) for (const l of ls) lora += LORA_RANK * (l.in + l.out) * l.count;
+      if (ls) for (let j = 0; j < ls.length; j++) lora += LORA_RANK * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
       costs.bytes.push(FULL_BYTES_PER_PARAM * own + act);
       costs.units.push(layerUnit(ti, n.layer, n.outputHead));
       const m = n.moe;

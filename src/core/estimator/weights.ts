@@ -23,10 +23,16 @@ export type WeightBytes = {
   auxElementsUnpacked: number;
 };
 
-type Acc = WeightBytes;
+/**
+ * The running tally: stored bytes per dtype in two parallel arrays (a handful of dtypes, first-seen order,
+ * which is the key order of `byDtype`), cheaper to update per matrix than a string-keyed record.
+ */
+type Acc = Omit<WeightBytes, "byDtype"> & { dtypes: string[]; bytes: number[] };
 
 function put(acc: Acc, dtype: string, bytes: number): void {
-  acc.byDtype[dtype] = (acc.byDtype[dtype] ?? 0) + bytes;
+  let i = acc.dtypes.indexOf(dtype);
+  if (i < 0) i = acc.dtypes.push(dtype) - 1;
+  acc.bytes[i] = (acc.bytes[i] ?? 0) + bytes;
   acc.stored += bytes;
   acc.served += bytes;
 }
@@ -77,9 +83,17 @@ function quantExperts(acc: Acc, q: QuantSpec, n: StructureNode): number {
   return m.expertWeights;
 }
 
+/** Node types seen so far and their part (types repeat across layers and models: one regex test each). */
+const PART_OF_TYPE = new Map<string, "attention" | "mlp">();
+
 function partOf(n: StructureNode): "attention" | "mlp" | "moe" {
   if (n.moe) return "moe";
-  return /attn|attention|MLA/i.test(n.type) ? "attention" : "mlp";
+  let part = PART_OF_TYPE.get(n.type);
+  if (part === undefined) {
+    part = /attn|attention|MLA/i.test(n.type) ? "attention" : "mlp";
+    PART_OF_TYPE.set(n.type, part);
+  }
+  return part;
 }
 
 function quantLinears(acc: Acc, q: QuantSpec, ls: Linear[] | undefined): number {
@@ -116,7 +130,8 @@ export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string,
   const acc: Acc = {
     served: 0,
     stored: 0,
-    byDtype: {},
+    dtypes: [],
+    bytes: [],
     quantizedWeights: 0,
     auxElements: 0,
     auxElementsUnpacked: 0,
@@ -129,8 +144,14 @@ export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string,
     }
   }
   const size = DTYPE_SIZE[dtype] ?? 2;
-  acc.byDtype[dtype] = (acc.byDtype[dtype] ?? 0) + plain * size;
-  acc.stored += plain * size;
-  acc.served += plain * Math.min(size, 2);
-  return acc;
+  const byDtype: Record<string, number> = {};
+  for (let i = 0; i < acc.dtypes.length; i++) byDtype[acc.dtypes[i]!] = acc.bytes[i]!;
+  byDtype[dtype] = (byDtype[dtype] ?? 0) + plain * size;
+  const { dtypes: _d, bytes: _b, ...sums } = acc;
+  return {
+    ...sums,
+    byDtype,
+    stored: acc.stored + plain * size,
+    served: acc.served + plain * Math.min(size, 2),
+  };
 }

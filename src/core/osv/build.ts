@@ -1,3 +1,4 @@
+import { PackageURL } from "packageurl-js";
 import type { Baseline, EstimateChange } from "../advise/types.ts";
 import { osvTimestamp } from "./id.ts";
 
@@ -97,9 +98,9 @@ export function buildOsvRecord(input: OsvBuildInput): OsvRecord {
 /** pkg:huggingface/OWNER/NAME (no version), with repository_url for a hub other than the default. */
 export function huggingfacePurl(repo: string, hubUrl: string = DEFAULT_HUB_URL): string {
   const [owner = "", name = ""] = repo.split("/");
-  const base = `pkg:huggingface/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
   const hub = hubUrl.replace(/\/+$/, "");
-  return hub === DEFAULT_HUB_URL ? base : `${base}?repository_url=${encodeURIComponent(hub)}`;
+  const qualifiers = hub === DEFAULT_HUB_URL ? undefined : { repository_url: hub };
+  return new PackageURL("huggingface", owner, name, undefined, qualifiers, undefined).toString();
 }
 
 /**

@@ -12,6 +12,7 @@ export const findingKinds = [
   "bad_tokenizer",
   "bad_template",
   "estimator_error",
+  "history_skipped",
   "other",
 ] as const;
 export type FindingKind = (typeof findingKinds)[number];

@@ -30,5 +30,7 @@ export const revisions = pgTable(
     check("revisions_status_check", sql`${t.status} in ('pending', 'done', 'failed')`),
     index("revisions_repo_seq_idx").on(t.repoId, t.seq),
     index("revisions_status_idx").on(t.status, t.repoId, t.seq),
+    // OSV queries by commit alone (`{commit}` with no package) look a sha up across every repo.
+    index("revisions_sha_idx").on(t.sha),
   ],
 );

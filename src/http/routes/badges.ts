@@ -1,16 +1,17 @@
 import type { FastifyInstance } from "fastify";
-import { badgeSvg, createBadgeCache } from "../../services/http/badges.ts";
+import { parseBadgeOverrides } from "../../core/badge/index.ts";
+import { badgeSvg, loadBadge } from "../../services/http/badges.ts";
 import { isRepoPart } from "../../services/http/parse-osv-query.ts";
 import { quoteEtag, sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
+import type { ResponseCache } from "../response-cache.ts";
 
 const METRIC = /^([a-z0-9][a-z0-9_-]{0,79})\.(json|svg)$/;
 
 /** Shields endpoint JSON and ready SVG per repo and metric, with ETag/304; unknown repos get a grey badge. */
-export function badgeRoutes(deps: AppDeps) {
-  const cache = createBadgeCache(deps.badgeCacheMs ?? 5_000);
+export function badgeRoutes(deps: AppDeps, cached: ResponseCache) {
   return async function routes(app: FastifyInstance) {
-    app.get<{ Params: { owner: string; name: string; file: string } }>(
+    app.get<{ Params: { owner: string; name: string; file: string }; Querystring: Record<string, unknown> }>(
       "/badges/:owner/:name/:file",
       async (req, reply) => {
         const { owner, name, file } = req.params;
@@ -19,9 +20,12 @@ export function badgeRoutes(deps: AppDeps) {
           return reply.code(400).send({ error: "expected /badges/OWNER/NAME/METRIC.json or .svg" });
         }
         const [, metric = "", ext] = m;
-        const badge = await cache.load(deps.db, `${owner}/${name}`, metric);
+        const repo = `${owner}/${name}`;
+        const badge = await cached(`badge\n${repo}\n${metric}`, () => loadBadge(deps.db, repo, metric));
         const cacheControl = `public, max-age=${Math.max(300, badge.json.cacheSeconds ?? 300)}`;
         const base = { lastModified: badge.updatedAt, cacheControl };
+        // Public data meant for other sites: READMEs, shields, dashboards fetching the JSON.
+        reply.header("access-control-allow-origin", "*");
         if (ext === "json") {
           const body = JSON.stringify(badge.json);
           const etag = badge.etag ? quoteEtag(`${badge.etag}-j`.replaceAll('"', "")) : strongEtag(body);
@@ -30,8 +34,11 @@ export function badgeRoutes(deps: AppDeps) {
         // Opened directly, an SVG is a document: no scripts, no external loads.
         reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
         reply.header("x-content-type-options", "nosniff");
-        const body = badgeSvg(badge);
-        const etag = badge.etag ? quoteEtag(`${badge.etag}-s`.replaceAll('"', "")) : strongEtag(body);
+        const overrides = parseBadgeOverrides(req.query ?? {});
+        const body = badgeSvg(badge, overrides);
+        const plain = Object.keys(overrides).length === 0;
+        const etag =
+          badge.etag && plain ? quoteEtag(`${badge.etag}-s`.replaceAll('"', "")) : strongEtag(body);
         return sendCached(req, reply, { ...base, body, etag, type: "image/svg+xml; charset=utf-8" });
       },
     );

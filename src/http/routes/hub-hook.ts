@@ -6,9 +6,24 @@ import type { AppDeps } from "../deps.ts";
 
 type HubWebhook = {
   event?: { action?: string; scope?: string };
-  repo?: { type?: string; name?: string };
-  updatedRefs?: { ref?: string }[];
+  repo?: { type?: string; name?: string; headSha?: string };
+  updatedRefs?: { ref?: string; newSha?: string | null }[];
 };
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** The new head of main the payload reports (updatedRefs first, then repo.headSha), if well-formed. */
+function reportedHead(body: HubWebhook): string | undefined {
+  const main = body.updatedRefs?.find((r) => r.ref === "refs/heads/main");
+  const sha = main ? main.newSha : body.repo?.headSha;
+  return typeof sha === "string" && SHA.test(sha) ? sha : undefined;
+}
+
+/** A deleted or moved repo (scope `repo`) is re-checked by a plain poll, which records what it finds. */
+function isRepoGoneOrMoved(body: HubWebhook): boolean {
+  const action = body.event?.action ?? "";
+  return body.event?.scope === "repo" && (action === "delete" || action === "move");
+}
 
 /** Compares secrets in constant time (hashing first makes the lengths equal). */
 export function secretMatches(given: string | undefined, expected: string): boolean {
@@ -21,8 +36,10 @@ export function secretMatches(given: string | undefined, expected: string): bool
 
 /**
  * POST /hooks/hub: Hugging Face Hub webhooks. A `repo.content` event on a watched model repo that
- * touches main (or says nothing about refs) queues an immediate poll; the poll's deterministic job id
- * makes it a no-op while one is already queued.
+ * touches main (or says nothing about refs) queues an immediate poll carrying the reported head
+ * (`updatedRefs[].newSha`, else `repo.headSha`): a head already seen costs no Hub request. A `repo`
+ * delete or move queues a plain poll, which records the repo as not found (or sees it again). The
+ * poll's deterministic job id makes a repeat a no-op while one is already queued.
  */
 export function hubHookRoutes(deps: AppDeps) {
   return async function routes(app: FastifyInstance) {
@@ -35,17 +52,20 @@ export function hubHookRoutes(deps: AppDeps) {
       const body = (req.body ?? {}) as HubWebhook;
       const scope = body.event?.scope ?? "";
       const name = body.repo?.name ?? "";
-      if (!scope.startsWith("repo.content") || (body.repo?.type ?? "model") !== "model") {
+      const gone = isRepoGoneOrMoved(body);
+      if ((!scope.startsWith("repo.content") && !gone) || (body.repo?.type ?? "model") !== "model") {
         return reply.code(202).send({ queued: false, reason: `ignored scope ${scope || "(none)"}` });
       }
       const refs = body.updatedRefs ?? [];
-      if (refs.length > 0 && !refs.some((r) => r.ref === "refs/heads/main")) {
+      if (!gone && refs.length > 0 && !refs.some((r) => r.ref === "refs/heads/main")) {
         return reply.code(202).send({ queued: false, reason: "main not updated" });
       }
       if (!(await findRepoByName(deps.db, name)))
         return reply.code(202).send({ queued: false, reason: "not watched" });
       if (!deps.enqueue) return reply.code(503).send({ error: "no job runner" });
-      await deps.enqueue("poll-repo", { repo: name }, { jobId: jobIdFor("poll", name) });
+      const knownHead = gone ? undefined : reportedHead(body);
+      const payload = knownHead ? { repo: name, knownHead } : { repo: name };
+      await deps.enqueue("poll-repo", payload, { jobId: jobIdFor("poll", name) });
       return reply.code(202).send({ queued: true, repo: name });
     });
   };

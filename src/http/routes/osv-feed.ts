@@ -4,16 +4,18 @@ import { getVuln } from "../../services/http/osv-api.ts";
 import { loadFeed } from "../../services/http/osv-feed.ts";
 import { sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
+import type { ResponseCache } from "../response-cache.ts";
 
 const ID = /^x_HUBWATCH-[0-9]{4}-[0-9]{4,}$/;
 const FEED_CACHE = "public, max-age=60";
 
 /** Bulk feed for mirrors (GET and HEAD): all.zip, modified_id.csv, {id}.json, and an Atom feed. */
-export function osvFeedRoutes(deps: AppDeps) {
+export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
+  const feed = () => cached("feed", () => loadFeed(deps.db));
   const base = (req: FastifyRequest) => deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
   return async function routes(app: FastifyInstance) {
     app.get("/osv/all.zip", async (req, reply) => {
-      const f = await loadFeed(deps.db);
+      const f = await feed();
       reply.header("content-disposition", 'attachment; filename="all.zip"');
       return sendCached(req, reply, {
         body: f.zip,
@@ -24,7 +26,7 @@ export function osvFeedRoutes(deps: AppDeps) {
       });
     });
     app.get("/osv/modified_id.csv", async (req, reply) => {
-      const f = await loadFeed(deps.db);
+      const f = await feed();
       return sendCached(req, reply, {
         body: f.csv,
         type: "text/csv; charset=utf-8",
@@ -34,7 +36,7 @@ export function osvFeedRoutes(deps: AppDeps) {
       });
     });
     app.get("/osv/feed.atom", async (req, reply) => {
-      const f = await loadFeed(deps.db);
+      const f = await feed();
       const body = renderAtom(f.rows.slice(0, 200), base(req), f.lastModified);
       return sendCached(req, reply, {
         body,
@@ -47,7 +49,7 @@ export function osvFeedRoutes(deps: AppDeps) {
       const id = req.params.file.replace(/\.json$/, "");
       if (!req.params.file.endsWith(".json") || !ID.test(id))
         return reply.code(404).send({ error: "not found" });
-      const record = await getVuln(deps.db, id);
+      const record = await cached(`vuln\n${id}`, () => getVuln(deps.db, id));
       if (!record) return reply.code(404).send({ error: "not found" });
       const body = JSON.stringify(record, null, 2);
       return sendCached(req, reply, {

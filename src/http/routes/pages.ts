@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { loadIndex, loadRepoHistory, loadRevision } from "../../services/http/history.ts";
 import { isRepoPart } from "../../services/http/parse-osv-query.ts";
-import { sendCached } from "../caching.ts";
+import { loadRecent, RecentKind } from "../../services/http/recent.ts";
+import { sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
+import type { ResponseCache } from "../response-cache.ts";
+import { FAVICON_SVG } from "../views/favicon.ts";
 import { html } from "../views/html.ts";
 import { renderIndexPage } from "../views/index-page.ts";
 import { layout, STYLE } from "../views/layout.ts";
@@ -12,13 +15,32 @@ import { renderRevisionPage } from "../views/revision-page.ts";
 type RepoParams = { owner: string; name: string };
 const SHA = /^[0-9a-f]{40}$/;
 
+/** Pages run no script and load only our stylesheet and images (charts are inline SVG). */
+const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'";
+
 function sendPage(reply: FastifyReply, status: number, page: string) {
   return reply
     .code(status)
     .type("text/html; charset=utf-8")
-    .header("content-security-policy", "default-src 'none'; style-src 'self'; img-src 'self'")
+    .header("content-security-policy", PAGE_CSP)
     .header("x-content-type-options", "nosniff")
     .send(page);
+}
+
+/** A rendered page, or null when what it shows does not exist. */
+type Rendered = { body: string; etag: string } | null;
+
+const rendered = (body: string): Rendered => ({ body, etag: strongEtag(body) });
+
+/** A found page with its ETag (304 when the client's copy is current); pages change with the store. */
+function sendFound(req: FastifyRequest, reply: FastifyReply, page: NonNullable<Rendered>) {
+  reply.header("content-security-policy", PAGE_CSP).header("x-content-type-options", "nosniff");
+  return sendCached(req, reply, {
+    body: page.body,
+    etag: page.etag,
+    type: "text/html; charset=utf-8",
+    cacheControl: "no-cache",
+  });
 }
 
 const notFound = (reply: FastifyReply, what: string) =>
@@ -27,11 +49,21 @@ const notFound = (reply: FastifyReply, what: string) =>
     404,
     layout("Not found", html`<h1>Not found</h1><p>${what}</p><p><a href="/">All repos</a></p>`),
   );
+const notWatched = (reply: FastifyReply, repo: string) =>
+  sendPage(
+    reply,
+    404,
+    layout(
+      "Not watched",
+      html`<h1>Not watched</h1><p><code>${repo}</code> is not watched here, so there is no history to show.</p>
+<p>Start watching it with <code>hubwatch watch add ${repo}</code>.</p><p><a href="/">All repos</a></p>`,
+    ),
+  );
 const badName = (reply: FastifyReply) =>
   sendPage(reply, 400, layout("Bad repo name", html`<h1>Bad repo name</h1><p>Expected OWNER/NAME.</p>`));
 
 /** Server-rendered revision history: index, repo timeline, revision diff. No JavaScript anywhere. */
-export function pageRoutes(deps: AppDeps) {
+export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
   return async function routes(app: FastifyInstance) {
     app.get("/static/style.css", async (req, reply) =>
       sendCached(req, reply, {
@@ -40,23 +72,57 @@ export function pageRoutes(deps: AppDeps) {
         cacheControl: "public, max-age=3600",
       }),
     );
-    app.get("/", async (_req, reply) => sendPage(reply, 200, renderIndexPage(await loadIndex(deps.db))));
+    // Chromium and Firefox read an SVG served at /favicon.ico too; the pages link /favicon.svg.
+    for (const path of ["/favicon.svg", "/favicon.ico"])
+      app.get(path, async (req, reply) =>
+        sendCached(req, reply, {
+          body: FAVICON_SVG,
+          type: "image/svg+xml",
+          cacheControl: "public, max-age=86400",
+        }),
+      );
+    app.get<{ Querystring: { kind?: string } }>("/", async (req, reply) => {
+      const kind = RecentKind.safeParse(req.query.kind ?? "all");
+      if (!kind.success)
+        return sendPage(
+          reply,
+          400,
+          layout(
+            "Bad filter",
+            html`<h1>Bad filter</h1><p>Unknown kind.</p><p><a href="/">All recent changes</a></p>`,
+          ),
+        );
+      const page = await cached(`page\n/\n${kind.data}`, async () => {
+        const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind.data)]);
+        return rendered(renderIndexPage(repos, recent));
+      });
+      return sendFound(req, reply, page as NonNullable<Rendered>);
+    });
     app.get<{ Params: RepoParams }>("/repos/:owner/:name", async (req, reply) => {
       const { owner, name } = req.params;
       if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
-      const data = await loadRepoHistory(deps.db, `${owner}/${name}`);
-      if (!data) return notFound(reply, `${owner}/${name} is not watched.`);
-      return sendPage(reply, 200, renderRepoPage(data));
+      const repo = `${owner}/${name}`;
+      const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
+      const page = await cached(`page\n${repo}\n${origin}`, async () => {
+        const data = await loadRepoHistory(deps.db, repo);
+        return data ? rendered(renderRepoPage({ ...data, origin })) : null;
+      });
+      if (!page) return notWatched(reply, repo);
+      return sendFound(req, reply, page);
     });
     app.get<{ Params: RepoParams & { sha: string } }>(
       "/repos/:owner/:name/revisions/:sha",
       async (req, reply) => {
         const { owner, name, sha } = req.params;
         if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
-        if (!SHA.test(sha)) return notFound(reply, "No such revision.");
-        const data = await loadRevision(deps.db, `${owner}/${name}`, sha);
-        if (!data) return notFound(reply, "No such revision.");
-        return sendPage(reply, 200, renderRevisionPage(data));
+        if (!SHA.test(sha)) return notFound(reply, "A revision is a full 40-character commit sha.");
+        const repo = `${owner}/${name}`;
+        const page = await cached(`page\n${repo}\n${sha}`, async () => {
+          const data = await loadRevision(deps.db, repo, sha);
+          return data ? rendered(renderRevisionPage(data)) : null;
+        });
+        if (!page) return notFound(reply, `No revision ${sha.slice(0, 12)} is recorded for ${repo}.`);
+        return sendFound(req, reply, page);
       },
     );
   };

@@ -2,7 +2,8 @@ import { type ChangeDetail, readChangeDetail } from "../../core/diff/change-deta
 import { describePromptVerdict } from "../../core/diff/chat-diff.ts";
 import type { FlatChange } from "../../core/diff/json.ts";
 import type { TensorInfo, WeightsSummary } from "../../core/diff/weights.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { fold, html, type SafeHtml } from "./html.ts";
+import { renderPromptDiff } from "./prompt-diff.ts";
 import { renderTokenizerDiff } from "./tokenizer-view.ts";
 
 // Renders a change's `detail` by its `type` tag (core/diff/change-detail.ts); an untagged detail (a row
@@ -67,11 +68,6 @@ function ggufRemade(d: Detail<"gguf_remade">): SafeHtml {
   return html`${params}${rows.length > 0 ? table : ""}${d.metadata.length > 0 ? jsonChanges(d.metadata) : ""}`;
 }
 
-/** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
-export function fold(rows: number, table: SafeHtml): SafeHtml {
-  return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
-}
-
 type Summary = WeightsSummary;
 
 function weightSummary(before: Summary | null, after: Summary): SafeHtml {
@@ -98,7 +94,9 @@ ${changes.map((c) => html`<tr><td><code>${c.path}</code></td><td>${c.op}</td><td
 }
 
 function diffLines(text: string): SafeHtml {
-  return html`<pre class="diff">${text.split("\n").map((l) => {
+  // The patch's "Index:" and "=====" header lines say nothing a reader needs.
+  const lines = text.split("\n").filter((l) => !/^(={5,}|Index: )/.test(l));
+  return html`<pre class="diff">${lines.map((l) => {
     const cls =
       l.startsWith("+") && !l.startsWith("+++")
         ? "add"
@@ -117,10 +115,7 @@ function templateDiff(d: Detail<"chat_template">): SafeHtml {
   return html`<h4>Template source${d.whitespaceOnly ? " (whitespace only)" : ""}</h4>
 ${d.lineDiff ? diffLines(d.lineDiff) : html`<p class="muted">Source unchanged.</p>`}
 <h4>Rendered prompts: ${d.prompt.verdict === "changed" ? html`<span class="bad">${verdict}</span>` : verdict}</h4>
-${changed.map(
-  (s) => html`<h5>${s.name}</h5><table class="prompt"><tr><th>Before</th><th>After</th></tr>
-<tr><td class="del"><pre>${s.before}</pre></td><td class="add"><pre>${s.after}</pre></td></tr></table>`,
-)}
+${changed.map((s) => html`<h5>${s.name}</h5>${renderPromptDiff(s.before, s.after)}`)}
 ${same > 0 ? html`<p class="muted">${same} scenario(s) render the same.</p>` : ""}`;
 }
 

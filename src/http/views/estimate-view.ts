@@ -1,6 +1,7 @@
 import type { Estimate } from "../../core/estimator/estimate.ts";
 import { html, type SafeHtml } from "./html.ts";
 import { fmtBytes, fmtCount } from "./layout.ts";
+import { estimateState } from "./states.ts";
 
 type Est = { result: unknown; error: string | null; estimatorVersion: string } | undefined;
 
@@ -22,12 +23,13 @@ function weightsText(e: Estimate): string {
 }
 
 /** Estimates of a revision beside its predecessor's: parameters, memory, and the card table with changed cells marked. */
-export function renderEstimateComparison(cur: Est, prev: Est): SafeHtml {
+export function renderEstimateComparison(
+  cur: Est,
+  prev: Est,
+  revision: { status: string } = { status: "done" },
+): SafeHtml {
   const a = asEstimate(cur);
-  if (!a)
-    return cur?.error
-      ? html`<p class="bad">Estimate failed: ${cur.error}</p>`
-      : html`<p class="muted">No estimate.</p>`;
+  if (!a) return estimateState(cur, revision) ?? html`<p class="muted">No estimate.</p>`;
   const b = asEstimate(prev);
   const hasPrev = b !== null;
   const p = (e: Estimate | null, f: (e: Estimate) => string) => (e ? f(e) : "–");

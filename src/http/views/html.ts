@@ -4,18 +4,9 @@
  */
 export type SafeHtml = { readonly __html: string; toString(): string };
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;",
-};
+import { escapeHtml } from "../../core/text/escape.ts";
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
+export { escapeHtml };
 
 /** Marks a string as trusted markup. Never pass repo content to this. */
 export function raw(markup: string): SafeHtml {
@@ -37,4 +28,9 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   let out = strings[0] ?? "";
   for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
   return raw(out);
+}
+
+/** Long tables (a re-sharded weight_map, hundreds of new tensors) fold away; still plain HTML. */
+export function fold(rows: number, table: SafeHtml): SafeHtml {
+  return rows > 40 ? html`<details><summary>${rows} rows</summary>${table}</details>` : table;
 }

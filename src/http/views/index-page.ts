@@ -1,5 +1,7 @@
+import type { RecentData } from "../../services/http/recent.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
+import { renderRecent } from "./recent-view.ts";
 
 export type RepoOverview = {
   name: string;
@@ -10,7 +12,8 @@ export type RepoOverview = {
   openAdvisories: number;
 };
 
-export function renderIndexPage(repos: RepoOverview[]): string {
+/** The index: what changed recently across every watched repo (filterable), then the repos themselves. */
+export function renderIndexPage(repos: RepoOverview[], recent?: RecentData): string {
   const rows = repos.map(
     (r) => html`<tr>
 <td><a href="${repoPath(r.name)}">${r.name}</a></td>
@@ -19,6 +22,7 @@ export function renderIndexPage(repos: RepoOverview[]): string {
 <td>${fmtDate(r.latest)}</td><td>${fmtDate(r.lastPolledAt)}</td></tr>`,
   );
   const body = html`<h1>Watched repos</h1>
+${recent && repos.length > 0 ? html`<h2 id="recent">Recent changes</h2>${renderRecent(recent)}<h2 id="repos">Repos</h2>` : ""}
 ${
   repos.length === 0
     ? html`<p class="muted">No repo is watched yet. <code>hubwatch watch add OWNER/NAME</code></p>`

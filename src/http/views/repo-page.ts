@@ -1,6 +1,9 @@
+import { renderBadgeShare } from "./badge-share.ts";
+import { renderHistoryCharts } from "./charts.ts";
 import { renderEstimateComparison } from "./estimate-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
+import { noChangesText, repoStatusNote, withoutUrls } from "./states.ts";
 
 type Revision = {
   id: number;
@@ -22,7 +25,13 @@ type ChangeSummary = {
   promptChanged: boolean | null;
 };
 type Est = { result: unknown; error: string | null; estimatorVersion: string };
-type Advisory = { id: string; status: string; record: Record<string, unknown> };
+type Advisory = {
+  id: string;
+  status: string;
+  record: Record<string, unknown>;
+  introducedSha: string | null;
+  fixedSha: string | null;
+};
 
 export type RepoPageData = {
   repo: { name: string; status: string; statusDetail: string | null; lastPolledAt: Date | null };
@@ -31,6 +40,8 @@ export type RepoPageData = {
   estimates: Map<number, Est>;
   advisories: Advisory[];
   badgeMetrics: string[];
+  /** The server's public URL (no trailing slash), for badge snippets pasted elsewhere. */
+  origin?: string;
 };
 
 /** A repo's history: advisories, then every revision newest first with its changes and estimate comparison. */
@@ -46,24 +57,23 @@ export function renderRepoPage(d: RepoPageData): string {
     return html`<section class="rev" id="r-${r.sha}">
 <h3><a href="${base}/revisions/${r.sha}"><code>${r.sha.slice(0, 12)}</code></a> ${r.title ?? ""}</h3>
 <p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status}${r.forcePushedAway ? " · force-pushed away" : ""}</p>
-${r.error ? html`<p class="bad">${r.error}</p>` : ""}
-<p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? html`<span class="muted">no tracked file changed</span>` : ""}</p>
+${r.error ? html`<p class="bad">${withoutUrls(r.error)}</p>` : ""}
+<p>${cats.map((c) => html`<span class="chip ${c}">${c.replace("_", " ")}</span>`)}${cats.length === 0 ? noChangesText(r, d.repo.status) : ""}</p>
 ${changes.length ? html`<ul class="changes">${changes.map((c) => html`<li><code>${c.path}</code> ${c.kind}: ${c.summary}${c.promptChanged ? html` <span class="bad">(rendered prompt changed)</span>` : ""}</li>`)}</ul>` : ""}
 <details${i === 0 ? " open" : ""}><summary>Estimate${prev ? html` vs <code>${prev.sha.slice(0, 12)}</code>` : ""}</summary>
-${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined)}</details>
+${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id) : undefined, r)}</details>
 </section>`;
   });
   const advisories = d.advisories.map((a) => {
     const summary = typeof a.record.summary === "string" ? a.record.summary : "";
     return html`<li><a href="/osv/${a.id}.json"><code>${a.id}</code></a> <span class="${a.status === "open" ? "bad" : "muted"}">${a.status}</span> ${summary}</li>`;
   });
-  const badges = d.badgeMetrics.map(
-    (m) => html`<img alt="${m} badge" src="/badges/${d.repo.name}/${m}.svg"> `,
-  );
   const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
-<p class="muted">status ${d.repo.status}${d.repo.statusDetail ? html` (${d.repo.statusDetail})` : ""} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
-<p>${badges}</p>
+${repoStatusNote(d.repo.status, d.repo.statusDetail)}
+<p class="muted">status ${d.repo.status.replace("_", " ")} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
+<h2 id="history">History</h2>${renderHistoryCharts({ repoPath: base, revisions: d.revisions, estimates: d.estimates, advisories: d.advisories })}
 <h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
+<h2 id="badges">Badges</h2>${renderBadgeShare(d.origin ?? "", d.repo.name, d.badgeMetrics)}
 <h2>Revisions</h2>${timeline.length ? timeline : html`<p class="muted">No revision recorded yet.</p>`}`;
   return layout(d.repo.name, body);
 }

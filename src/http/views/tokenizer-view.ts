@@ -1,5 +1,4 @@
-import { fold } from "./diff-view.ts";
-import { html, type SafeHtml } from "./html.ts";
+import { fold, html, type SafeHtml } from "./html.ts";
 
 // The tokenizer summary diff of a tokenizer.json change: changed summary fields, then added tokens added,
 // removed and changed. Token contents are repo content: escaped, and shown with every invisible character

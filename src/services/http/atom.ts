@@ -1,4 +1,4 @@
-import { escapeHtml as x } from "../../http/views/html.ts";
+import { escapeHtml as x } from "../../core/text/escape.ts";
 
 type Entry = { id: string; modified: string; record: Record<string, unknown> };
 

@@ -1,47 +1,35 @@
-import { type EndpointBadge, notWatchedBadge, renderBadgeSvg } from "../../core/badge/index.ts";
+import {
+  type BadgeOverrides,
+  type EndpointBadge,
+  missingBadge,
+  notWatchedBadge,
+  renderBadgeSvg,
+} from "../../core/badge/index.ts";
 import type { Db } from "../../db/types.ts";
 import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts";
 
 export type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
 
-type Entry = { at: number; badge: ServedBadge };
-const MAX_ENTRIES = 10_000;
-
 /**
- * A short-lived per-process cache for the hottest public route: READMEs fetch badges far more often
- * than the pipeline changes them, and shields caches for at least 300 s anyway. `ttlMs` 0 disables it.
- */
-export function createBadgeCache(ttlMs: number) {
-  const entries = new Map<string, Entry>();
-  return {
-    async load(db: Db, repoName: string, metric: string): Promise<ServedBadge> {
-      const key = `${repoName}\n${metric}`;
-      const hit = entries.get(key);
-      if (hit && Date.now() - hit.at < ttlMs) return hit.badge;
-      const badge = await loadBadge(db, repoName, metric);
-      if (ttlMs > 0) {
-        if (entries.size >= MAX_ENTRIES) entries.clear();
-        entries.set(key, { at: Date.now(), badge });
-      }
-      return badge;
-    },
-  };
-}
-
-/**
- * The badge for a repo and metric: the stored endpoint JSON, or a grey one when the repo is not
- * watched or the metric has no value yet (shields shows whatever 200 JSON it gets; a 404 would be an error badge).
+ * The badge for a repo and metric: the stored endpoint JSON, or one saying why there is none (not
+ * watched, unknown metric, gated, not found, no data yet). Always 200: shields shows whatever 200 JSON
+ * it gets, and a 404 would be its generic error badge.
  */
 export async function loadBadge(db: Db, repoName: string, metric: string): Promise<ServedBadge> {
   const row = await findBadgeByRepoName(db, repoName, metric);
   if (!row) return { json: notWatchedBadge(metric), etag: null, updatedAt: null };
   if (!row.json || !row.etag || !row.updatedAt)
-    return { json: { ...notWatchedBadge(metric), message: "no data yet" }, etag: null, updatedAt: null };
+    return {
+      json: missingBadge(metric, { status: row.status, hasBadges: Boolean(row.hasBadges) }),
+      etag: null,
+      updatedAt: null,
+    };
   return { json: row.json as EndpointBadge, etag: row.etag, updatedAt: row.updatedAt };
 }
 
-/** The SVG of a served badge, rendered once per cached entry. */
-export function badgeSvg(badge: ServedBadge): string {
+/** The SVG of a served badge, rendered once per cached entry (with overrides: every time). */
+export function badgeSvg(badge: ServedBadge, overrides: BadgeOverrides = {}): string {
+  if (Object.keys(overrides).length > 0) return renderBadgeSvg(badge.json, overrides);
   badge.svg ??= renderBadgeSvg(badge.json);
   return badge.svg;
 }

@@ -1,3 +1,4 @@
+import { PackageURL } from "packageurl-js";
 /**
  * Parses an OSV.dev-shaped query body (POST /v1/query, one entry of /v1/querybatch) into what
  * hubwatch can answer: a Hub repo, optionally at a commit. Errors carry OSV.dev's gRPC status
@@ -45,26 +46,15 @@ function commitOf(v: string): string {
 
 type PurlParts = { type: string; owner: string; name: string; version: string | null };
 
-/** A purl segment's percent-decoding; malformed escapes are the caller's mistake (400), not ours. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new OsvQueryError("Invalid Package URL: malformed percent-encoding.");
-  }
-}
-
+/** A purl by packageurl-js (spec-conformant decoding); anything it refuses is the caller's mistake (400). */
 function parsePurl(purl: string): PurlParts {
-  const m = /^pkg:([a-zA-Z.+-]+)\/([^?#]*?)(?:@([^?#@]+))?(?:\?[^#]*)?(?:#.*)?$/.exec(purl);
-  if (!m) throw new OsvQueryError("Invalid Package URL.");
-  const segments = (m[2] ?? "").split("/").map(decodeSegment);
-  const name = segments.pop() ?? "";
-  return {
-    type: (m[1] ?? "").toLowerCase(),
-    owner: segments.join("/"),
-    name,
-    version: m[3] ? decodeSegment(m[3]) : null,
-  };
+  let p: PackageURL;
+  try {
+    p = PackageURL.fromString(purl);
+  } catch {
+    throw new OsvQueryError("Invalid Package URL.");
+  }
+  return { type: p.type.toLowerCase(), owner: p.namespace ?? "", name: p.name, version: p.version ?? null };
 }
 
 function repo(

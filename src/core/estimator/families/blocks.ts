@@ -202,17 +202,31 @@ export function preNormLayer(
   attn: StructureNode,
   mlp: StructureNode,
 ): StructureNode[] {
-  const q = at(p, i);
+  const out: StructureNode[] = [];
+  pushPreNormLayer(out, at(p, i), kind, hidden, attn, mlp);
+  return out;
+}
+
+/** preNormLayer pushed onto `out` at the layer place `q` (its `layer` set): no array per layer. */
+export function pushPreNormLayer(
+  out: StructureNode[],
+  q: Place,
+  kind: NormKind,
+  hidden: number,
+  attn: StructureNode,
+  mlp: StructureNode,
+): void {
+  const i = q.layer;
   attn.layer = i;
   mlp.layer = i;
-  return [
+  out.push(
     norm(q, `${kind}_${i}_1`, kind, hidden),
     attn,
     add(q, `Add_${i}_attn`, hidden),
     norm(q, `${kind}_${i}_2`, kind, hidden),
     mlp,
     add(q, `Add_${i}_ffn`, hidden),
-  ];
+  );
 }
 
 /** KV cache entry of a standard attention layer: k and v, bf16. */

@@ -9,7 +9,7 @@ import type { ConfigView, IntBounds } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode, TowerReading } from "../types.ts";
 import { append } from "./blocks.ts";
 import { fullKv, outputHead } from "./moe-frame.ts";
-import { type LayerSpec, node, type Piece, pieceNode, residualLayer } from "./moe-parts.ts";
+import { type LayerSpec, node, type Piece, pieceNode, pushResidualLayer } from "./moe-parts.ts";
 
 /** The keys a reader took from its configuration class's defaults, as `path=value`. */
 export type DefaultsUsed = string[];
@@ -113,7 +113,7 @@ export function textFrameTower(f: TextFrame): TowerReading {
     } else if (f.shape === "post") {
       append(nodes, postNormLayer(l, f.seq, f.hidden, s));
     } else {
-      append(nodes, residualLayer(l, f.seq, f.hidden, s));
+      pushResidualLayer(nodes, l, f.seq, f.hidden, s);
     }
   }
   append(

@@ -17,7 +17,7 @@ import {
   norm,
   type Place,
   place,
-  preNormLayer,
+  pushPreNormLayer,
   rope,
   swiglu,
 } from "./blocks.ts";
@@ -127,7 +127,7 @@ export function denseDecoderNodes(
     const q: Place = at(p, i);
     const attn = attention(q, `Attention_${i}`, spec);
     const mlp = swiglu(q, `FFN_${i}`, d.hidden, d.inter, o.mlpBias);
-    for (const n of preNormLayer(p, i, "RMSNorm", d.hidden, attn, mlp)) body.push(n);
+    pushPreNormLayer(body, q, "RMSNorm", d.hidden, attn, mlp);
   }
   const head = asHead([
     norm(p, "RMSNorm_out", "RMSNorm", d.hidden),

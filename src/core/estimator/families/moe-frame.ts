@@ -5,7 +5,7 @@
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode, TowerReading } from "../types.ts";
 import { append } from "./blocks.ts";
-import { type LayerSpec, node, residualLayer } from "./moe-parts.ts";
+import { type LayerSpec, node, pushResidualLayer } from "./moe-parts.ts";
 
 /** Display/structure length of a decoder: its context, or 2048 when the config names none (as dense-decoder.ts). */
 export function textSeq(context: number | null): number {
@@ -32,9 +32,7 @@ export function decoderTower(f: DecoderFrame): TowerReading {
     node("Embedding", "Embedding", shape, embed, 0),
     node("RoPE", "RoPE", shape, 0, 0),
   ];
-  f.layers.forEach((s, i) => {
-    append(nodes, residualLayer(i + 1, f.seq, f.hidden, s));
-  });
+  for (let i = 0; i < f.layers.length; i++) pushResidualLayer(nodes, i + 1, f.seq, f.hidden, f.layers[i]!);
   append(nodes, outputHead(f));
   return { name: f.name ?? "text", role: "decoder", seqLen: f.seq, nodes };
 }

@@ -154,26 +154,28 @@ export type LayerSpec = {
 /**
  * Six nodes per pre-norm residual layer: norm, mixer, add, norm, ffn, add. Activation split as in
  * blocks.ts: norm and add outputs h each, the mixer and ffn their internals. `prefix` starts every
- * node name (a tower's "vision." for encoder blocks).
+ * node name (a tower's "vision." for encoder blocks). Pushed onto `out`: no array per layer, as readers
+ * build hundreds of layers per estimate.
  */
-export function residualLayer(
+export function pushResidualLayer(
+  out: StructureNode[],
   l: number,
   seq: number,
   hidden: number,
   s: LayerSpec,
   prefix = "",
-): StructureNode[] {
+): void {
   const shape = [seq, hidden];
   const nt = s.normType ?? "RMSNorm";
   const ffnName = s.ffnName ?? (s.ffn.type === "MoE" ? "MoE" : "FFN");
-  return [
+  out.push(
     node(`${prefix}${nt}_${l}_1`, nt, shape, s.norm1, hidden, l),
     pieceNode(`${prefix}${s.mixerName ?? "Attention"}_${l}`, s.mixer, shape, l),
     node(`${prefix}Add_${l}_attn`, "Add", shape, 0, hidden, l),
     node(`${prefix}${nt}_${l}_2`, nt, shape, s.norm2, hidden, l),
     pieceNode(`${prefix}${ffnName}_${l}`, s.ffn, shape, l),
     node(`${prefix}Add_${l}_ffn`, "Add", shape, 0, hidden, l),
-  ];
+  );
 }
 
 /** Sum of node parameters, counting nodes tied to another once (they carry 0 here). */

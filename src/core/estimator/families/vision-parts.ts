@@ -6,7 +6,7 @@
 import { EstimatorInputError } from "../config-view.ts";
 import type { StructureNode, TowerReading, TowerRole } from "../types.ts";
 import { append } from "./blocks.ts";
-import { gatedMlp, gqaAttention, node, type Piece, plainMlp, residualLayer } from "./moe-parts.ts";
+import { gatedMlp, gqaAttention, node, type Piece, plainMlp, pushResidualLayer } from "./moe-parts.ts";
 
 export type EncoderSpec = {
   name: string;
@@ -81,7 +81,8 @@ export function encoderTower(s: EncoderSpec): TowerReading {
   const n = normParams(s.norm, s.hidden);
   const nodes: StructureNode[] = [...s.front];
   const spec = { mixer: attn, ffn: mlp, norm1: n, norm2: n, normType: s.norm };
-  for (let l = 1; l <= s.layers; l++) append(nodes, residualLayer(l, s.seq, s.hidden, spec, `${s.name}.`));
+  const prefix = `${s.name}.`;
+  for (let l = 1; l <= s.layers; l++) pushResidualLayer(nodes, l, s.seq, s.hidden, spec, prefix);
   if (s.finalNorm) nodes.push(node(`${s.name}.${s.norm}_final`, s.norm, [s.seq, s.hidden], n, s.hidden));
   append(nodes, s.back);
   return { name: s.name, role: s.role, seqLen: s.seq, nodes };

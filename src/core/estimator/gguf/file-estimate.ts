@@ -10,7 +10,7 @@
  */
 import { GGMLFileQuantizationType, parseGGUFQuantLabel } from "@huggingface/gguf";
 import type { FitJson } from "../estimate-json.ts";
-import { CARDS, cell } from "../fit.ts";
+import { CARDS, cell, NO_SPLIT } from "../fit.ts";
 import { SERVE_TOKENS } from "../memory.ts";
 import { ggmlTypeByName, tensorBytes } from "./ggml-types.ts";
 import type { GgufHeader, GgufMetaValue } from "./types.ts";
@@ -121,7 +121,7 @@ export function estimateGgufFile(path: string, headers: GgufHeader[]): GgufFileE
   const kvBytes = att.perToken * tokens;
   const quant = quantLabel(path, meta);
   const fit = CARDS.map(({ card, capacityGb }) => ({
-    ...cell(card, capacityGb, "serve", { fixed: t.bytes, perSample: kvBytes }, () => null),
+    ...cell(card, capacityGb, "serve", { fixed: t.bytes, perSample: kvBytes }, NO_SPLIT),
   })).map((r) => ({
     card: r.card,
     capacity_gb: r.capacityGb,

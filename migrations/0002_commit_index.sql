@@ -1,0 +1,1 @@
+CREATE INDEX "revisions_sha_idx" ON "revisions" USING btree ("sha");
