@@ -149,6 +149,8 @@ describe("a GGUF repo through the pipeline", () => {
       const page = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}/revisions/${revs[4]!.sha}` });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("token_embd.weight");
+      // One row per quant file in the estimate, its file name and quant.
+      expect(page.body).toMatch(/<tr><td><code>Meta-Llama-3\.1-8B-Instruct-IQ4_XS\.gguf<\/code><\/td><td>IQ4_XS<\/td>/);
       expect(page.body).toMatch(/<th>serve Q4_K_M<\/th>/);
       expect(page.body).toMatch(/<th>serve IQ4_XS<\/th>/);
       const repoPage = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}` });
