@@ -65,6 +65,8 @@ const per = (c: Cost, n: number): Cost => ({
 });
 const ratio = (naive: number, ours: number) => (ours === 0 ? null : round(naive / ours, 1));
 
+const started = performance.now();
+
 async function main(): Promise<void> {
   const ids = Array.from({ length: REPOS }, (_, i) => `bench/qwen3-8b-${i}`);
   const hub = await startReplayHub({ repos: ids.map(realisticRepo) });
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
       machine: machine(),
       idle_requests_per_repo: scale.after.idle_requests_per_repo,
       hub_429: scale.after.hub_429,
+      wall_s: round((performance.now() - started) / 1000, 1),
       scale,
       repos: REPOS,
       idleCycle: {

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { type Ctx, sendError } from "./http-util.ts";
-import type { Parsed } from "./router.ts";
-import type { Commit, FileEntry } from "./types.ts";
+import type { Commit, FileEntry, Parsed } from "./types.ts";
 
 /**
  * The replay hub's "CDN": a second origin (its own port) serving LFS bytes behind signed URLs, as the

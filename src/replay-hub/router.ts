@@ -5,9 +5,9 @@ import { type Ctx, sendError } from "./http-util.ts";
 import { handleRevision } from "./model-info.ts";
 import { handleModelList } from "./models-listing.ts";
 import { entryOf, type RepoState, resolveRevision, visibleTo } from "./repo-state.ts";
-import type { FaultRule, Route } from "./types.ts";
+import type { FaultRule, Parsed, Route } from "./types.ts";
 
-export type Parsed = { route: Route; repo?: string; rev?: string; rest?: string };
+export type { Parsed };
 
 const API =
   /^\/api\/models\/([^/]+)\/([^/]+)(?:\/(commits|tree|paths-info|revision)(?:\/([^/]+)(?:\/(.*))?)?)?$/;

@@ -71,6 +71,9 @@ export const ROUTES = [
 ] as const;
 export type Route = (typeof ROUTES)[number];
 
+/** A request path as the router reads it: which route, and the repo, revision and file it names. */
+export type Parsed = { route: Route; repo?: string; rev?: string; rest?: string };
+
 /**
  * rate-limit: 429 with `Retry-After` (seconds, or an HTTP date with `httpDate`) and `RateLimit: "api";r=0;t=<resetS>`
  *   (only the RateLimit header when just `resetS` is given). server-error: `status` (default 500).

@@ -34,6 +34,8 @@ export type Truth = {
   stored_weight_bytes_counts?: "tensors" | "files";
   /** Elements of every stored tensor, each packed integer word once (a published tensor list's sum). */
   stored_elements?: number;
+  /** A weight-bytes gap the rules do not close yet, with what is known about it: reported, never passed. */
+  stored_weight_bytes_unexplained?: string;
 };
 
 export type TruthRow = {
@@ -65,13 +67,14 @@ export function readConfigJson(dir: string): unknown {
 
 /**
  * Which total a source publishes: the Hub's safetensors.total counts parameters (quantization scales left out,
- * packed weights unpacked); totals scraped from it earlier (llmfit's data) count every stored element; a
+ * packed weights unpacked); totals scraped from it earlier (llmfit's data) and sums over a published tensor
+ * list count every stored element; a
  * model.parameters() figure or a count from the modeling file counts the model as built.
  */
 export function countingOf(truth: Truth): Counting {
   const source = truth.params_source ?? "";
   if (/^(model\.parameters\(\) of|careful count)/.test(source)) return "module";
-  return /via llmfit/.test(source) ? "elements" : "parameters";
+  return /via llmfit|^sum of a published tensor list/.test(source) ? "elements" : "parameters";
 }
 
 /** The subset of optional extras whose inclusion matches the published total exactly ([] when none does). */

@@ -69,6 +69,7 @@ describe("history charts", () => {
     expect(body).toMatch(/<table class="fit-map">/);
     expect(body).toContain(`Fit map at <a href="/repos/acme/tiny-lm/revisions/${SHA.D}">`);
     expect(body).not.toMatch(/<script|style="/);
+    expect(body).toContain("<summary>Charted values (4 revisions)</summary>");
   });
 
   it("says there is nothing to chart before any estimate", async () => {

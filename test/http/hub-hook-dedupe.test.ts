@@ -100,6 +100,17 @@ describe("POST /hooks/hub with the real runner", () => {
     await push(sha);
     const commits = hub.requestLog.filter((e) => e.route === "commits");
     expect(commits.map((e) => e.path)).toEqual([`/api/models/${name}/commits/main?limit=100`]);
+    // A repo deleted or moved (scope "repo") is re-checked by a plain poll: one commits page of 10.
+    hub.clearLog();
+    const moved = await app.inject({
+      method: "POST",
+      url: "/hooks/hub",
+      headers: { "x-webhook-secret": "s" },
+      payload: { event: { action: "move", scope: "repo" }, repo: { type: "model", name } },
+    });
+    expect(moved.json()).toMatchObject({ queued: true, repo: name });
+    await runner.idle();
+    expect(hub.requestLog.map((e) => e.path)).toEqual([`/api/models/${name}/commits/main?limit=10`]);
     expect(runner.failures).toEqual([]);
     await runner.close();
     await app.close();

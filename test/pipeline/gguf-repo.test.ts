@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { GgufEstimate } from "../../src/core/estimator/gguf/repo-estimate.ts";
 import { createApp } from "../../src/http/app.ts";
@@ -24,7 +24,7 @@ describe("a GGUF repo through the pipeline", () => {
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
 
   beforeAll(async () => {
     hub = await startReplayHub({ repos: [ggufRepo()] });
@@ -150,7 +150,9 @@ describe("a GGUF repo through the pipeline", () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("token_embd.weight");
       // One row per quant file in the estimate, its file name and quant.
-      expect(page.body).toMatch(/<tr><td><code>Meta-Llama-3\.1-8B-Instruct-IQ4_XS\.gguf<\/code><\/td><td>IQ4_XS<\/td>/);
+      expect(page.body).toMatch(
+        /<tr><td><code>Meta-Llama-3\.1-8B-Instruct-IQ4_XS\.gguf<\/code><\/td><td>IQ4_XS<\/td>/,
+      );
       expect(page.body).toMatch(/<th>serve Q4_K_M<\/th>/);
       expect(page.body).toMatch(/<th>serve IQ4_XS<\/th>/);
       const repoPage = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}` });

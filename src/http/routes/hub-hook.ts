@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { jobIdFor } from "../../queue/define-job.ts";
 import { findRepoByName } from "../../repositories/http-read.repository.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -64,8 +63,8 @@ export function hubHookRoutes(deps: AppDeps) {
         return reply.code(202).send({ queued: false, reason: "not watched" });
       if (!deps.enqueue) return reply.code(503).send({ error: "no job runner" });
       const knownHead = gone ? undefined : reportedHead(body);
-      const payload = knownHead ? { repo: name, knownHead } : { repo: name };
-      await deps.enqueue("poll-repo", payload, { jobId: jobIdFor("poll", name) });
+      // The runner gives it the poll's job id, so a poll already queued is not queued twice.
+      await deps.enqueue("poll-repo", knownHead ? { repo: name, knownHead } : { repo: name });
       return reply.code(202).send({ queued: true, repo: name });
     });
   };

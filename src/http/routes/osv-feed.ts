@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { renderAtom } from "../../services/http/atom.ts";
 import { getVuln } from "../../services/http/osv-api.ts";
 import { loadFeed } from "../../services/http/osv-feed.ts";
@@ -12,7 +12,6 @@ const FEED_CACHE = "public, max-age=60";
 /** Bulk feed for mirrors (GET and HEAD): all.zip, modified_id.csv, {id}.json, and an Atom feed. */
 export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
   const feed = () => cached("feed", () => loadFeed(deps.db));
-  const base = (req: FastifyRequest) => deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
   return async function routes(app: FastifyInstance) {
     app.get("/osv/all.zip", async (req, reply) => {
       const f = await feed();
@@ -37,7 +36,7 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
     });
     app.get("/osv/feed.atom", async (req, reply) => {
       const f = await feed();
-      const body = renderAtom(f.rows.slice(0, 200), base(req), f.lastModified);
+      const body = renderAtom(f.rows.slice(0, 200), deps.publicUrl, f.lastModified);
       return sendCached(req, reply, {
         body,
         type: "application/atom+xml; charset=utf-8",

@@ -69,7 +69,7 @@ function lineChart(
   );
   const markers = l.markers.map(
     (m) =>
-      html`<g class="marker ${m.kind}"><line x1="${m.x}" x2="${m.x}" y1="${top}" y2="${h - bottom}"/><path d="M${m.x - 5} ${h - bottom + 22}h10l-5 -7z"><title>${m.label}</title></path></g>`,
+      html`<g class="marker ${m.kind}"><line x1="${m.x}" x2="${m.x}" y1="${top}" y2="${h - bottom}"/><path d="M${m.x - 5} ${h - bottom}h10l-5 -8z"><title>${m.label}</title></path></g>`,
   );
   const series = l.series.map(
     (s, i) =>
@@ -102,6 +102,19 @@ function fitMapTable(revs: ChartRevision[], base: string): SafeHtml {
 <ul class="legend"><li><span class="swatch fit-fits"></span>fits</li><li><span class="swatch fit-borderline"></span>borderline</li><li><span class="swatch fit-cards"></span>needs several cards</li><li><span class="swatch fit-does_not_fit"></span>does not fit</li></ul></figure>`;
 }
 
+/** The charted values as a table (folded): for screen readers, and to copy numbers from. */
+function valuesTable(size: Series[], memory: Series[], base: string): SafeHtml {
+  const all = [...size, ...memory];
+  const shas = [...new Set(all.flatMap((s) => s.points.map((p) => p.sha)))].reverse();
+  const value = (s: Series, sha: string) => s.points.find((p) => p.sha === sha)?.value;
+  const fmt = (s: Series, v: number | undefined) =>
+    v === undefined ? "–" : s.key === "params" ? formatParams(v) : gb(v);
+  return html`<details class="chart-values"><summary>Charted values (${shas.length} revisions)</summary><div class="scroll"><table>
+<thead><tr><th scope="col">Revision</th>${all.map((s) => html`<th scope="col">${s.label}</th>`)}</tr></thead><tbody>
+${shas.map((sha) => html`<tr><th scope="row"><a href="${base}/revisions/${sha}"><code>${sha.slice(0, 12)}</code></a></th>${all.map((s) => html`<td class="num">${fmt(s, value(s, sha))}</td>`)}</tr>`)}
+</tbody></table></div></details>`;
+}
+
 const hasPoints = (series: Series[]) => series.some((s) => s.points.length > 0);
 
 /** The history section: size and memory charts over revisions, markers, and the fit map. */
@@ -114,10 +127,12 @@ export function renderHistoryCharts(d: ChartInput): SafeHtml {
   const chart = (id: string, title: string, series: Series[], fmt: (v: number) => string) =>
     hasPoints(series) ? lineChart(id, title, layoutLineChart(series, markers), fmt, d.repoPath, isTime) : "";
   const [params, weights] = size as [Series, Series];
+  const memory = memorySeries(revs);
   return html`<div class="charts">
 ${chart("chart-params", "Parameters", [params], formatParams)}
 ${chart("chart-weights", "Weight bytes", [weights], gb)}
-${chart("chart-memory", "Memory per mode", memorySeries(revs), gb)}
+${chart("chart-memory", "Memory per mode", memory, gb)}
 ${fitMapTable(revs, d.repoPath)}</div>
+${valuesTable(size, memory, d.repoPath)}
 ${markers.length ? html`<p class="legend-markers muted"><span class="mk advisory_opened">▲</span> advisory opened <span class="mk advisory_closed">▲</span> advisory closed <span class="mk force_push">▲</span> force-pushed away</p>` : ""}`;
 }

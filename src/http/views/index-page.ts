@@ -2,6 +2,7 @@ import type { RecentData } from "../../services/http/recent.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
 import { renderRecent } from "./recent-view.ts";
+import { repoStatusWords } from "./states.ts";
 
 export type RepoOverview = {
   name: string;
@@ -17,7 +18,7 @@ export function renderIndexPage(repos: RepoOverview[], recent?: RecentData): str
   const rows = repos.map(
     (r) => html`<tr>
 <td><a href="${repoPath(r.name)}">${r.name}</a></td>
-<td>${r.status}</td><td class="num">${r.revisions}</td>
+<td>${repoStatusWords(r.status)}</td><td class="num">${r.revisions}</td>
 <td class="num ${r.openAdvisories ? "bad" : ""}">${r.openAdvisories}</td>
 <td>${fmtDate(r.latest)}</td><td>${fmtDate(r.lastPolledAt)}</td></tr>`,
   );

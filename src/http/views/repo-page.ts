@@ -3,7 +3,7 @@ import { renderHistoryCharts } from "./charts.ts";
 import { renderEstimateComparison } from "./estimate-view.ts";
 import { html } from "./html.ts";
 import { fmtDate, layout, repoPath } from "./layout.ts";
-import { noChangesText, repoStatusNote, withoutUrls } from "./states.ts";
+import { noChangesText, repoStatusNote, repoStatusWords, withoutUrls } from "./states.ts";
 
 type Revision = {
   id: number;
@@ -70,7 +70,7 @@ ${renderEstimateComparison(d.estimates.get(r.id), prev ? d.estimates.get(prev.id
   });
   const body = html`<p><a href="/">All repos</a></p><h1>${d.repo.name}</h1>
 ${repoStatusNote(d.repo.status, d.repo.statusDetail)}
-<p class="muted">status ${d.repo.status.replace("_", " ")} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
+<p class="muted">status ${repoStatusWords(d.repo.status)} · last polled ${fmtDate(d.repo.lastPolledAt) || "never"} · <a href="https://huggingface.co/${d.repo.name}">on the Hub</a></p>
 <h2 id="history">History</h2>${renderHistoryCharts({ repoPath: base, revisions: d.revisions, estimates: d.estimates, advisories: d.advisories })}
 <h2>Advisories</h2>${advisories.length ? html`<ul>${advisories}</ul>` : html`<p class="muted">None.</p>`}
 <h2 id="badges">Badges</h2>${renderBadgeShare(d.origin ?? "", d.repo.name, d.badgeMetrics)}

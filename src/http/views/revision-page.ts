@@ -17,6 +17,8 @@ type Est = { result: unknown; error: string | null; estimatorVersion: string } |
 
 export type RevisionPageData = {
   repoName: string;
+  /** The repo's Hub status (ok, gated, not_found, error): why a revision may not be fetched yet. */
+  repoStatus?: string;
   revision: {
     sha: string;
     title: string | null;
@@ -24,6 +26,7 @@ export type RevisionPageData = {
     committedAt: Date | null;
     status: string;
     error: string | null;
+    forcePushedAway?: boolean;
   };
   previous: { sha: string } | null;
   /** The revision the estimate is compared with: the nearest earlier one with an estimate. */
@@ -63,10 +66,11 @@ export function renderRevisionPage(d: RevisionPageData): string {
 <p class="muted">${fmtDate(r.committedAt)} · ${r.author ?? "unknown author"} · ${r.status} · full sha <code>${r.sha}</code>
 ${d.previous ? html` · previous <a href="${base}/revisions/${d.previous.sha}"><code>${d.previous.sha.slice(0, 12)}</code></a>` : " · first recorded revision"}</p>
 ${r.error ? html`<p class="bad">${withoutUrls(r.error)}</p>` : ""}
+${r.forcePushedAway ? html`<p class="state warn" role="status"><strong>Force-pushed away:</strong> this commit is no longer in the repo's history; what was recorded for it stays here.</p>` : ""}
 ${callout(d.behavior)}
 ${d.behavior.length > 0 ? html`<h2>Behaviour</h2><ul class="behavior">${d.behavior.map((b) => html`<li><span class="chip">${b.kind.replaceAll("_", " ")}</span> ${b.summary}</li>`)}</ul>` : ""}
 <h2>Changes</h2>
-${d.changes.length === 0 ? html`<p>${noChangesText(r, "ok")}</p>` : ""}
+${d.changes.length === 0 ? html`<p>${noChangesText(r, d.repoStatus ?? "ok")}</p>` : ""}
 ${d.changes.map(
   (
     c,

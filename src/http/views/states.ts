@@ -29,6 +29,18 @@ export function repoStatusNote(status: string, detail: string | null): SafeHtml 
   }
 }
 
+const STATUS_WORDS: Record<string, string> = {
+  ok: "ok",
+  gated: `gated: ${GATED_TEXT}`,
+  not_found: "not found on the Hub",
+  error: "Hub error (retrying)",
+};
+
+/** A repo's status in a few words, for tables. */
+export function repoStatusWords(status: string): string {
+  return STATUS_WORDS[status] ?? status;
+}
+
 type RevisionState = { status: string };
 
 /** What the timeline says when a revision lists no change: why there is none. */

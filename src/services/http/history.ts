@@ -54,6 +54,7 @@ export async function loadRevision(db: Db, name: string, sha: string) {
   const weightsChanged = changes.some((c) => c.category === "weights");
   return {
     repoName: repo.name,
+    repoStatus: repo.status,
     revision,
     previous,
     changes,

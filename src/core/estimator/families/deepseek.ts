@@ -149,9 +149,25 @@ export function readDeepseekV3(cfg: ConfigView): ModelReading {
   return readMlaMoe(cfg, { family: "deepseek_v3", mtpCopies: true }, []);
 }
 
-/** kimi_k2: DeepSeek-V3 modeling with its own sizes (Kimi-K2 ships modeling_deepseek.py). */
+/**
+ * kimi_k2: DeepSeek-V3 modeling with its own sizes (Kimi-K2 ships modeling_deepseek.py). The published
+ * Kimi-K2-Instruct files also hold every layer's `self_attn.rotary_emb.inv_freq`, BF16 [56] (its public tensor
+ * list: 61 x 56 = 3,416 scalars beside the model's parameters); a buffer, so not a parameter, and "maybe": the
+ * 56 does not follow from the config (the rope dim 64 gives 32 frequencies), so other exports may differ.
+ */
 export function readKimiK2(cfg: ConfigView): ModelReading {
-  return readMlaMoe(cfg, { family: "kimi_k2", mtpCopies: true }, []);
+  const r = readMlaMoe(cfg, { family: "kimi_k2", mtpCopies: true }, []);
+  const layers = cfg.int("num_hidden_layers", { max: 10_000 });
+  r.storedBuffers = [
+    {
+      suffix: "self_attn.rotary_emb.inv_freq",
+      count: layers,
+      scalarsEach: 56,
+      dtype: "BF16",
+      presence: "maybe",
+    },
+  ];
+  return r;
 }
 
 /** deepseek_v32: DeepSeek-V3 plus a lightning indexer in every layer (DSA). */

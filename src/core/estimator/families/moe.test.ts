@@ -90,3 +90,14 @@ describe("routed-MoE decoders: structure", () => {
     expect(total).toBeLessThan(200e9);
   });
 });
+
+describe("qwen3_moe as transformers 5 writes it", () => {
+  it("num_local_experts counts the routed experts (a config without num_experts is not read as dense)", () => {
+    const { config } = fixture("Qwen__Qwen3-30B-A3B");
+    const { num_experts: experts, ...rest } = config as Record<string, unknown>;
+    const v5 = estimate({ ...rest, num_local_experts: experts });
+    expect(v5.params.total).toBe(estimate(config).params.total);
+    expect(v5.params.active).toBeLessThan(0.12 * v5.params.total);
+    expect(() => estimate({ ...config, num_local_experts: 64 })).toThrow(/num_local_experts/);
+  });
+});

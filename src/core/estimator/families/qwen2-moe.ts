@@ -12,7 +12,7 @@ import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
 import { fullKv, layerTypesOf, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
-import { qwen3MoeIsSparse, textDims } from "./qwen3-moe.ts";
+import { qwen3MoeExperts, qwen3MoeIsSparse, textDims } from "./qwen3-moe.ts";
 
 function kvOf(cfg: ConfigView, layers: number, kvHeads: number, headDim: number): KvLayer[] {
   const useSliding = cfg.bool("use_sliding_window", false);
@@ -38,7 +38,7 @@ export function readQwen2Moe(cfg: ConfigView): ModelReading {
   const moe = sparse.some(Boolean)
     ? moeBlock({
         hidden: d.hidden,
-        experts: cfg.int("num_experts"),
+        experts: qwen3MoeExperts(cfg),
         topK: cfg.int("num_experts_per_tok"),
         expertInter: cfg.int("moe_intermediate_size"),
         sharedInter: cfg.int("shared_expert_intermediate_size", { min: 0 }),

@@ -35,11 +35,20 @@ export function textDims(cfg: ConfigView): TextDims {
   };
 }
 
+/**
+ * Routed experts of a Qwen3-MoE config: `num_experts`, or `num_local_experts` as transformers 5 writes
+ * Qwen3MoeConfig (both set must agree); 0 when neither is.
+ */
+export function qwen3MoeExperts(cfg: ConfigView): number {
+  const keys = ["num_experts", "num_local_experts"];
+  return keys.some((k) => cfg.has(k)) ? cfg.intOf(keys, { min: 0 }) : 0;
+}
+
 /** Qwen3-MoE layer i (0-based): sparse unless listed in mlp_only_layers or off the sparse step. */
 export function qwen3MoeIsSparse(cfg: ConfigView, i: number): boolean {
   const only = (cfg.optArray("mlp_only_layers") ?? []) as number[];
   const step = cfg.optInt("decoder_sparse_step", 1);
-  return !only.includes(i) && cfg.optInt("num_experts", 0, { min: 0 }) > 0 && (i + 1) % step === 0;
+  return !only.includes(i) && qwen3MoeExperts(cfg) > 0 && (i + 1) % step === 0;
 }
 
 /** Layer specs of a qwen3_moe-style text config (also the text half of qwen3_vl_moe). */
@@ -57,7 +66,7 @@ export function qwen3MoeLayers(cfg: ConfigView, d: TextDims): LayerSpec[] {
   const moe = sparse.some(Boolean)
     ? moeBlock({
         hidden: d.hidden,
-        experts: cfg.int("num_experts"),
+        experts: qwen3MoeExperts(cfg),
         topK: cfg.int("num_experts_per_tok"),
         expertInter: cfg.int("moe_intermediate_size"),
       })
