@@ -58,10 +58,11 @@ export function hubFetch(opts: HubOptions): typeof fetch {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   return async (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const bucket = bucketOfUrl(url);
+    // Waiting for the budget is not the request's time: the timeout starts once it may go out.
+    await opts.budget?.acquire(bucket);
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    const bucket = bucketOfUrl(url);
-    await opts.budget?.acquire(bucket);
     counter.requests += 1;
     let res: Response;
     try {
