@@ -21,7 +21,7 @@ export const HubWebhook = z
     { error: BAD_PAYLOAD },
   )
   // A POST without a body is an event that says nothing: ignored like an unknown scope.
-  .optional();
+  .nullish();
 export type HubWebhook = NonNullable<z.output<typeof HubWebhook>>;
 
 /** What to do with a Hub event: poll a watched repo (with the head it reports, if any), or nothing. */
