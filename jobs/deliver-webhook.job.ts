@@ -1,22 +1,35 @@
 import { z } from "zod";
-import { defineJob } from "../src/queue/define-job.ts";
-import type { JobContext } from "../src/queue/types.ts";
-import { deliverWebhookAttempt } from "../src/services/webhooks/deliver-attempt.ts";
-import { DELIVER_JOB, deliverJobId } from "../src/services/webhooks/types.ts";
+import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
+import type { FollowUp, JobContext } from "../src/queue/types.ts";
+import { runDeliveryLane } from "../src/services/webhooks/lane.ts";
 import { type WebhookJobServices, webhookDeps } from "./webhook-deps.ts";
 
 /**
- * One HTTP attempt of one webhook delivery. The service logs the attempt and, on failure, queues the
- * next attempt itself with the webhook backoff (5 s ... 24 h), so each attempt is its own job; the
- * runner's own retries only cover a crash before the attempt is logged.
+ * One subscription's delivery lane: sends its due deliveries one at a time (the store holds what is
+ * due and when). One job id per subscription, so each receiver has at most one worker slot: a hanging
+ * one never delays the others. The lane continues itself when a retry is due within seconds; later
+ * retries, and lanes lost with Redis or a dead worker, are queued by relay-webhooks.
  */
+const LanePayload = z.object({ subscriptionId: z.number().int().positive() });
+type LanePayload = z.infer<typeof LanePayload>;
+
 export const deliverWebhookJob = defineJob({
-  name: DELIVER_JOB,
+  name: "deliver-webhook",
   queue: "webhooks",
-  payload: z.object({ subscriptionId: z.number().int().positive(), eventId: z.string().min(1).max(100) }),
+  payload: LanePayload,
   opts: { attempts: 3, backoff: { delayMs: 5_000, jitter: 0.2 } },
-  jobId: (p) => deliverJobId(p.subscriptionId, p.eventId, 1),
-  async handler(payload, ctx: JobContext<WebhookJobServices>) {
-    await deliverWebhookAttempt(webhookDeps(ctx), payload);
+  jobId: (p) => jobIdFor("deliver", String(p.subscriptionId)),
+  group: (p) => `subscription-${p.subscriptionId}`,
+  async handler(payload: LanePayload, ctx: JobContext<WebhookJobServices>): Promise<FollowUp[]> {
+    const run = await runDeliveryLane(webhookDeps(ctx.services), payload.subscriptionId);
+    if (run.againInMs === null) return [];
+    return [followUp(deliverWebhookJob, payload, { delayMs: run.againInMs })];
   },
 });
+
+/** The lanes to start for deliveries just recorded (after the transaction that wrote them committed). */
+export function lanesFor(subscriptionIds: Iterable<number>): FollowUp[] {
+  return [...new Set(subscriptionIds)].map((subscriptionId) =>
+    followUp(deliverWebhookJob, { subscriptionId }),
+  );
+}

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
+import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
 import { pollRepo } from "../src/services/poll-repo.ts";
 import { RepoName } from "../src/services/repo-name.ts";
-import { enqueueNotify } from "./notify.job.ts";
+import { advanceFollowUp } from "./advance-repo.job.ts";
+import { lanesFor } from "./deliver-webhook.job.ts";
 
 /** Asks the Hub for commits newer than the last seen sha, records them as pending, starts advancing. */
 export const pollRepoJob = defineJob({
@@ -23,12 +24,10 @@ export const pollRepoJob = defineJob({
   group: (p) => p.repo,
   async handler(payload, ctx: JobContext<PipelineServices>) {
     const result = await pollRepo(ctx.services, payload.repo, { knownHead: payload.knownHead });
-    if (result.nextPendingSha) {
-      const backfill = result.firstWatch || undefined;
-      const advance = { repo: payload.repo, sha: result.nextPendingSha, backfill };
-      await ctx.enqueue("advance-repo", advance, backfill ? { priority: "backfill" } : {});
-    }
-    // Advisories withdrawn or reopened by a force-push.
-    await enqueueNotify(ctx, result.eventIds);
+    const next = result.nextPendingSha
+      ? [advanceFollowUp(payload.repo, result.nextPendingSha, result.firstWatch === true)]
+      : [];
+    // Deliveries of advisories withdrawn or reopened by a force-push.
+    return [...next, ...lanesFor(result.deliverTo)];
   },
 });

@@ -3,13 +3,15 @@ import type { Config } from "../config/env.ts";
 import { webhookEventTypes } from "../db/schema/index.ts";
 import { bootServices, isDistributed } from "../main/boot.ts";
 import { distributedRunner } from "../main/runners.ts";
-import { createToken } from "../services/http/tokens.ts";
-import { deliverWebhookAttempt } from "../services/webhooks/deliver-attempt.ts";
+import { createToken, listTokens, revokeToken } from "../services/http/tokens.ts";
+import { runDeliveryLane } from "../services/webhooks/lane.ts";
 import {
   createSubscription,
   deleteSubscription,
+  enableHook,
   listSubscriptions,
   redeliver,
+  rotateSecret,
 } from "../services/webhooks/subscriptions.ts";
 import { action, UsageError } from "./errors.ts";
 
@@ -24,39 +26,76 @@ async function withStore<T>(config: Config, fn: (s: Awaited<ReturnType<typeof bo
   }
 }
 
-/** `hubwatch token create` and `hubwatch hook add|ls|rm|redeliver`. */
+/** `hubwatch token create|ls|revoke` and `hubwatch hook add|ls|rm|enable|rotate-secret|redeliver`. */
 export function registerAdminCommands(program: Command, ctx: Ctx): void {
   const out = ctx.out ?? process.stdout;
-  program
-    .command("token")
-    .description("API tokens for the write API")
+  const store = <T>(fn: (b: Awaited<ReturnType<typeof bootServices>>) => Promise<T>) =>
+    withStore(ctx.config(), fn);
+  const token = program.command("token").description("API tokens for the write API");
+  token
     .command("create")
     .option("--name <name>", "a label for the token", "cli")
     .description("create a bearer token (printed once; only its sha256 is stored)")
     .action(
       action(async (opts: { name: string }) =>
-        withStore(ctx.config(), async (b) => {
-          const { token } = await createToken(b.services.db, opts.name);
-          out.write(`${token}\n`);
+        store(async (b) => {
+          out.write(`${(await createToken(b.services.db, opts.name)).token}\n`);
           return 0;
         }),
       ),
     );
+  token
+    .command("ls")
+    .description("list tokens: id, name, created, last used, revoked")
+    .action(
+      action(async () =>
+        store(async (b) => {
+          for (const t of await listTokens(b.services.db)) {
+            const when = (d: Date | null) => d?.toISOString() ?? "-";
+            out.write(
+              `${t.id}\t${t.name}\t${when(t.createdAt)}\t${when(t.lastUsedAt)}\t${t.revokedAt ? `revoked ${when(t.revokedAt)}` : "active"}\n`,
+            );
+          }
+          return 0;
+        }),
+      ),
+    );
+  token
+    .command("revoke")
+    .argument("<id>", "token id (from `token ls`)")
+    .description("revoke a token: it stops authenticating at once")
+    .action(
+      action(async (id: string) =>
+        store(async (b) => ((await revokeToken(b.services.db, Number(id))) ? 0 : 1)),
+      ),
+    );
+  registerHookCommands(program, ctx, out);
+}
+
+function registerHookCommands(program: Command, ctx: Ctx, out: { write(s: string): unknown }): void {
+  const store = <T>(fn: (b: Awaited<ReturnType<typeof bootServices>>) => Promise<T>) =>
+    withStore(ctx.config(), fn);
   const hook = program.command("hook").description("webhook subscriptions");
   hook
     .command("add")
     .argument("<url>", "receiver URL (http or https)")
-    .option("--repo <filter>", "OWNER/NAME or OWNER/* (default: every repo)")
+    .option("--repo <filter>", "OWNER/NAME, or a pattern with * such as OWNER/* (default: every repo)")
     .option("--events <list>", `comma-separated: ${webhookEventTypes.join(",")}`)
+    .option("--kinds <list>", "only events about these change kinds, e.g. prompt,eos_token,params_total")
     .description("subscribe a URL; prints the id and the signing secret (shown once)")
     .action(
-      action(async (url: string, opts: { repo?: string; events?: string }) =>
-        withStore(ctx.config(), async (b) => {
-          const events = opts.events ? { events: opts.events.split(",").map((e) => e.trim()) as never } : {};
+      action(async (url: string, opts: { repo?: string; events?: string; kinds?: string }) =>
+        store(async (b) => {
+          const list = (v?: string) => v?.split(",").map((e) => e.trim());
           try {
             const s = await createSubscription(
               { db: b.services.db, allowPrivateTargets: ctx.config().HUBWATCH_ALLOW_PRIVATE_WEBHOOKS },
-              { url, repoFilter: opts.repo ?? null, ...events },
+              {
+                url,
+                repoFilter: opts.repo ?? null,
+                ...(opts.events ? { events: list(opts.events) as never } : {}),
+                ...(opts.kinds ? { kinds: list(opts.kinds) } : {}),
+              },
             );
             out.write(`id ${s.id}\nsecret ${s.secret}\n`);
             return 0;
@@ -71,10 +110,13 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
     .description("list subscriptions")
     .action(
       action(async () =>
-        withStore(ctx.config(), async (b) => {
+        store(async (b) => {
           for (const s of await listSubscriptions(b.services.db)) {
             const state = s.enabled ? "enabled" : `disabled (${s.disabledReason ?? ""})`;
-            out.write(`${s.id}\t${s.url}\t${s.repoFilter ?? "*"}\t${s.events.join(",")}\t${state}\n`);
+            const kinds = s.kinds?.length ? s.kinds.join(",") : "*";
+            out.write(
+              `${s.id}\t${s.url}\t${s.repoFilter ?? "*"}\t${s.events.join(",")}\t${kinds}\t${state}\n`,
+            );
           }
           return 0;
         }),
@@ -83,10 +125,36 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
   hook
     .command("rm")
     .argument("<id>", "subscription id")
-    .description("delete a subscription and its delivery log")
+    .description("delete a subscription and its delivery log (attempts in flight are dropped)")
     .action(
       action(async (id: string) =>
-        withStore(ctx.config(), async (b) => ((await deleteSubscription(b.services.db, Number(id))) ? 0 : 1)),
+        store(async (b) => ((await deleteSubscription(b.services.db, Number(id))) ? 0 : 1)),
+      ),
+    );
+  hook
+    .command("enable")
+    .argument("<id>", "subscription id")
+    .description("re-enable a disabled subscription; deliveries still pending go out again")
+    .action(
+      action(async (id: string) =>
+        store(async (b) => {
+          const s = await enableHook(b.services.db, Number(id));
+          out.write(s ? "enabled\n" : "no such subscription\n");
+          return s ? 0 : 1;
+        }),
+      ),
+    );
+  hook
+    .command("rotate-secret")
+    .argument("<id>", "subscription id")
+    .description("new signing secret (printed once); the old one also signs for 24 h")
+    .action(
+      action(async (id: string) =>
+        store(async (b) => {
+          const s = await rotateSecret(b.services.db, Number(id));
+          out.write(s ? `secret ${s.secret}\n` : "no such subscription\n");
+          return s ? 0 : 1;
+        }),
       ),
     );
   hook
@@ -99,7 +167,7 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
     );
 }
 
-/** Distributed: queues the attempt for the workers. Embedded: makes one attempt now and prints the outcome. */
+/** Distributed: queues the subscription's lane for the workers. Embedded: runs the lane now and prints the outcome. */
 async function redeliverCommand(
   config: Config,
   id: number,
@@ -107,27 +175,25 @@ async function redeliverCommand(
   out: { write(s: string): unknown },
 ) {
   return withStore(config, async (b) => {
-    const base = {
+    const r = await redeliver(b.services.db, id, eventId);
+    if (!r.ok) {
+      out.write(r.reason === "disabled" ? `subscription disabled: ${r.detail}\n` : "no such delivery\n");
+      return 1;
+    }
+    if (isDistributed(config)) {
+      const runner = distributedRunner(config, b.services);
+      await runner.enqueue("deliver-webhook", { subscriptionId: id });
+      await runner.close();
+      out.write("queued\n");
+      return 0;
+    }
+    const deps = {
       db: b.services.db,
       allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
       log: b.services.log,
     };
-    if (isDistributed(config)) {
-      const runner = distributedRunner(config, b.services);
-      const ok = await redeliver({ ...base, enqueue: runner.enqueue }, id, eventId);
-      await runner.close();
-      out.write(ok ? "queued\n" : "no such delivery\n");
-      return ok ? 0 : 1;
-    }
-    const ok = await redeliver({ ...base, enqueue: async () => {} }, id, eventId);
-    if (!ok) {
-      out.write("no such delivery\n");
-      return 1;
-    }
-    const outcome = await deliverWebhookAttempt(
-      { ...base, enqueue: async () => {} },
-      { subscriptionId: id, eventId },
-    );
+    const run = await runDeliveryLane(deps, id);
+    const outcome = run.outcomes.at(-1) ?? "skipped";
     out.write(`${outcome}\n`);
     return outcome === "delivered" ? 0 : 1;
   });

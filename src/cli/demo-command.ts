@@ -1,6 +1,7 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, pino } from "pino";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices } from "../main/boot.ts";
 import { embeddedRunner } from "../main/runners.ts";
@@ -11,6 +12,7 @@ import { watchRepo } from "../services/watch-repos.ts";
 import { writeOutputs } from "./demo-output.ts";
 import { withProgress } from "./demo-progress.ts";
 import { countStore, formatSummary, type HubCost } from "./demo-report.ts";
+import { type DemoSubscriber, formatReceived, startDemoSubscriber } from "./demo-subscriber.ts";
 
 type Out = NodeJS.WriteStream;
 const UPDATE_REPO = "openai-community/gpt2";
@@ -31,6 +33,7 @@ export async function demoCommand(
   try {
     const costs = await runScenario(demo, out);
     const code = await report(demo, costs, opts.out, out);
+    await demo.subscriber.close();
     if (code === 0 && opts.serve) keepServing = await serve(config, demo.booted, demo.runner, demo.log);
     return code;
   } finally {
@@ -45,9 +48,10 @@ export async function demoCommand(
 type Demo = {
   hub: ReplayHub;
   booted: Booted;
-  runner: InProcessRunner;
+  runner: InProcessRunner<JobRegistry>;
   log: Logger;
   dbDir: string;
+  subscriber: DemoSubscriber;
 };
 
 /** A replay hub, a fresh PGlite store in <out>/.demo-db, the in-process runner. */
@@ -59,7 +63,10 @@ async function openDemo(config: Config, outDir: string): Promise<Demo> {
   const level = config.LOG_LEVEL === "info" ? "error" : config.LOG_LEVEL;
   const log: Logger = pino({ level }, pino.destination(2));
   const booted = await bootServices(config, { hubUrl: hub.url, database: { dataDir: dbDir }, log });
-  return { hub, booted, runner: embeddedRunner(booted.services), log, dbDir };
+  const subscriber = await startDemoSubscriber(booted.services.db);
+  // The demo's own subscriber listens on loopback.
+  const services = Object.assign({}, booted.services, { webhookAllowPrivateTargets: true });
+  return { hub, booted, runner: embeddedRunner(services), log, dbDir, subscriber };
 }
 
 type Costs = { first: HubCost; idle: HubCost; update: HubCost; repos: number };
@@ -80,7 +87,12 @@ async function runScenario({ hub, booted, runner, dbDir }: Demo, out: Out): Prom
 }
 
 /** Prints the summary, writes and validates out/; 1 if anything is invalid or a job failed. */
-async function report({ booted, runner }: Demo, costs: Costs, outDir: string, out: Out): Promise<number> {
+async function report(
+  { booted, runner, subscriber }: Demo,
+  costs: Costs,
+  outDir: string,
+  out: Out,
+): Promise<number> {
   const db = booted.services.db;
   const note = `a new ${UPDATE_REPO} revision (config.json changed) and a force-push, ${costs.repos} repos polled`;
   const lines = formatSummary(await countStore(db), {
@@ -89,7 +101,7 @@ async function report({ booted, runner }: Demo, costs: Costs, outDir: string, ou
     update: costs.update,
     updateNote: note,
   });
-  out.write(`\n${lines.join("\n")}\n`);
+  out.write(`\n${[...lines, ...formatReceived(subscriber)].join("\n")}\n`);
   const written = await writeOutputs(db, outDir);
   const where = (sub: string) => join(outDir, sub);
   out.write(
@@ -101,7 +113,7 @@ async function report({ booted, runner }: Demo, costs: Costs, outDir: string, ou
   return written.invalid.length > 0 || runner.failures.length > 0 ? 1 : 0;
 }
 
-async function pollAll(runner: InProcessRunner): Promise<void> {
+async function pollAll(runner: InProcessRunner<JobRegistry>): Promise<void> {
   await runner.enqueue("poll-all", {});
   await runner.idle();
 }
@@ -135,7 +147,12 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
   for (const spec of fixtureRepos()) if (spec.scriptedForcePush) hub.forcePush(spec.id);
 }
 
-async function serve(config: Config, booted: Booted, runner: InProcessRunner, log: Logger): Promise<boolean> {
+async function serve(
+  config: Config,
+  booted: Booted,
+  runner: InProcessRunner<JobRegistry>,
+  log: Logger,
+): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
   const server = await startServer({ config, db: booted.services.db, listen: booted.listen, runner, log });

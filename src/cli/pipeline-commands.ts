@@ -1,3 +1,4 @@
+import { jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { bootServices, isDistributed } from "../main/boot.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
@@ -40,6 +41,7 @@ export async function pollCommand(
     const before = await progressCounts(s.db);
     const runner = embeddedRunner(s);
     await runner.start();
+    await runner.enqueue("relay-webhooks", {});
     await runner.enqueue("poll-all", {});
     await runner.idle();
     await runner.close();
@@ -66,8 +68,8 @@ export async function schedulerCommand(config: Config): Promise<number | undefin
   const booted = await bootServices(config);
   const runner = distributedRunner(config, booted.services);
   const log = booted.services.log;
-  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
-  log.info({ cron: config.HUBWATCH_POLL_CRON }, "scheduler started");
+  const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
+  log.info({ cron: config.HUBWATCH_POLL_CRON, relay: config.HUBWATCH_RELAY_CRON }, "scheduler started");
   onShutdown(
     async () => {
       await scheduler.stop();
@@ -109,7 +111,9 @@ export async function runCommand(config: Config): Promise<number | undefined> {
   const runner = embeddedRunner(booted.services);
   const log = booted.services.log;
   await runner.start();
-  const scheduler = startScheduler(config, runner.enqueue, (err) => log.error({ err }, "tick failed"));
+  const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
+  // Deliveries left due by the previous process (the outbox), then a poll.
+  await runner.enqueue("relay-webhooks", {});
   await runner.enqueue("poll-all", {});
   log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind }, "running (embedded)");
   onShutdown(

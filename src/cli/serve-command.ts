@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import type { Logger } from "pino";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import type { Listen } from "../db/listen.ts";
 import { watchStoreChanges } from "../db/store-changes.ts";
@@ -17,7 +18,7 @@ export type StartServerOptions = {
   /** LISTEN on the store: responses are then cached per store generation (see src/db/store-changes.ts). */
   listen?: Listen;
   /** Producer for Hub-webhook polls and webhook deliveries; the caller owns (starts, closes) it. */
-  runner?: Pick<JobRunner, "enqueue">;
+  runner?: Pick<JobRunner<JobRegistry>, "enqueue">;
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
   host?: string;
   port?: number;

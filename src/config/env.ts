@@ -55,6 +55,12 @@ export const Env = z.object({
     .string()
     .default("*/15 * * * *")
     .describe("How often the scheduler polls watched repos."),
+  HUBWATCH_RELAY_CRON: z
+    .string()
+    .default("*/5 * * * * *")
+    .describe(
+      "How often the webhook outbox relay queues due and stranded deliveries (seconds field allowed).",
+    ),
   HUBWATCH_QUEUE_PREFIX: z.string().default("hubwatch").describe("BullMQ key prefix, to share one Redis."),
   HUBWATCH_WORKER_CONCURRENCY: z.coerce
     .number()

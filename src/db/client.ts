@@ -27,6 +27,9 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     pool.on("error", () => {});
+    // Nor one checked out (pg-pool drops its idle listener on checkout): the error reaches the caller
+    // through the failed query, and a client that saw it is discarded when released.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db: Db = drizzlePg({ client: pool, schema });
     await pool.query("select 1");
     return { db, kind: "pg", listen: pgListen(options.databaseUrl), close: () => pool.end() };

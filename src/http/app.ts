@@ -6,6 +6,7 @@ import { createResponseCache } from "./response-cache.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
+import { jsonApiRoutes } from "./routes/json-api.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
 import { osvFeedRoutes } from "./routes/osv-feed.ts";
 import { pageRoutes } from "./routes/pages.ts";
@@ -40,7 +41,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(rateLimit, {
       max: rl.max,
       timeWindow: rl.timeWindowMs,
-      allowList: (req) => req.url.startsWith("/api/") || req.url.startsWith("/hooks/"),
+      allowList: (req) =>
+        (req.url.startsWith("/api/") && !(req.method === "GET" && req.url.startsWith("/api/repos"))) ||
+        req.url.startsWith("/hooks/"),
     });
   }
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
@@ -64,6 +67,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(osvFeedRoutes(deps, cached));
   await app.register(badgeRoutes(deps, cached));
   await app.register(pageRoutes(deps, cached));
+  await app.register(jsonApiRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
   return app;

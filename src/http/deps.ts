@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { JobRegistry } from "../../jobs/index.ts";
 import type { Db } from "../db/types.ts";
 import type { Enqueue } from "../queue/types.ts";
 
@@ -6,7 +7,7 @@ import type { Enqueue } from "../queue/types.ts";
 export type AppDeps = {
   db: Db;
   /** Queue producer (JobRunner.enqueue): Hub webhook polls, webhook deliveries. Absent: 503 on those routes. */
-  enqueue?: Enqueue;
+  enqueue?: Enqueue<JobRegistry>;
   /** Base URL for absolute links in the Atom feed; default from the request's Host. */
   publicUrl?: string;
   /** Expected X-Webhook-Secret on POST /hooks/hub; unset: the route answers 404. */

@@ -1,4 +1,4 @@
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type BullmqRunner, createBullmqRunner } from "../queue/bullmq-runner.ts";
 import { createInProcessRunner, type InProcessRunner } from "../queue/in-process-runner.ts";
@@ -9,7 +9,7 @@ export function distributedRunner(
   config: Config,
   services: PipelineServices,
   opts: { concurrency?: number; lockDurationMs?: number; stalledIntervalMs?: number } = {},
-): BullmqRunner {
+): BullmqRunner<JobRegistry> {
   if (!config.REDIS_URL) throw new Error("hubwatch: REDIS_URL is not set (distributed mode needs it)");
   return createBullmqRunner({
     jobs,
@@ -27,7 +27,7 @@ export function distributedRunner(
 export function embeddedRunner(
   services: PipelineServices,
   opts: { concurrency?: number } = {},
-): InProcessRunner {
+): InProcessRunner<JobRegistry> {
   return createInProcessRunner({
     jobs,
     services,

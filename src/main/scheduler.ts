@@ -1,26 +1,40 @@
-import { schedule, validate } from "node-cron";
+import { type ScheduledTask, schedule, validate } from "node-cron";
 import type { Config } from "../config/env.ts";
-import type { Enqueue } from "../queue/types.ts";
+import type { AnyJob, Enqueue, JobRunner } from "../queue/types.ts";
 
 export type Scheduler = { stop(): Promise<void> };
 
 /**
- * The one place ticks come from. Each tick only enqueues "poll-all" (deduplicated by its job id, so a
- * slow fan-out is not doubled); workers do the Hub and store work. Run it in one process only
- * (`hubwatch scheduler`, or inside `hubwatch run`): node-cron keeps no shared state.
+ * The one place ticks come from: every job of the registry that declares a `schedule` (poll-all on
+ * HUBWATCH_POLL_CRON, the webhook relay on HUBWATCH_RELAY_CRON) is enqueued on its cron. A tick only
+ * enqueues (deduplicated by the job's id, so a slow run is not doubled); workers do the work. Run it
+ * in one process only (`hubwatch scheduler`, or inside `hubwatch run`): node-cron keeps no shared
+ * state, and BullMQ job schedulers would not run in embedded mode, where the same ticks are needed.
  */
-export function startScheduler(config: Config, enqueue: Enqueue, onError: (err: unknown) => void): Scheduler {
-  const cron = config.HUBWATCH_POLL_CRON;
-  if (!validate(cron))
-    throw new Error(`hubwatch: HUBWATCH_POLL_CRON "${cron}" is not a valid cron expression`);
-  const task = schedule(cron, () => enqueue("poll-all", {}).catch(onError), {
-    name: "poll-all",
-    noOverlap: true,
-  });
+export function startScheduler<J extends AnyJob>(
+  config: Config,
+  jobs: readonly J[],
+  runner: Pick<JobRunner<J>, "enqueue">,
+  onError: (err: unknown) => void,
+): Scheduler {
+  // Scheduled jobs take an empty payload (checked by the runner against the job's schema).
+  const enqueue = runner.enqueue as unknown as Enqueue;
+  const tasks: ScheduledTask[] = [];
+  for (const job of jobs) {
+    const cron = job.schedule?.(config);
+    if (cron === undefined) continue;
+    if (!validate(cron))
+      throw new Error(`hubwatch: the schedule of "${job.name}" ("${cron}") is not a valid cron expression`);
+    tasks.push(
+      schedule(cron, () => enqueue(job.name, {}).catch(onError), { name: job.name, noOverlap: true }),
+    );
+  }
   return {
     async stop() {
-      await task.stop();
-      await task.destroy();
+      for (const task of tasks) {
+        await task.stop();
+        await task.destroy();
+      }
     },
   };
 }

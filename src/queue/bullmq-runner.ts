@@ -1,8 +1,8 @@
-import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { checkRegistry, parsePayload } from "./check-registry.ts";
 import { classifyJobError, errorMessage } from "./errors.ts";
-import type { AnyJob, EnqueueOptions, JobRunner, QueueName } from "./types.ts";
+import type { AnyJob, EnqueueOptions, FollowUp, JobRunner, QueueName } from "./types.ts";
 
 /**
  * Distributed mode's queue. One BullMQ queue per `QueueName` ("hub", "maintenance", "webhooks") with
@@ -10,9 +10,11 @@ import type { AnyJob, EnqueueOptions, JobRunner, QueueName } from "./types.ts";
  * BullMQ rate limits being per queue), and a worker process consumes all queues.
  * Job ids are deterministic (`poll__owner--name`), so a job queued twice runs once; completed and
  * failed jobs are removed, so the same id can be queued again later (the store, not Redis, keeps history).
+ * A handler's follow-ups are queued before its job completes; a follow-up with the running job's own id
+ * (a lane that continues later) moves the running job back to delayed with the new payload.
  */
-export type BullmqRunnerOptions<S> = {
-  jobs: readonly AnyJob[];
+export type BullmqRunnerOptions<S, J extends AnyJob> = {
+  jobs: readonly J[];
   services: S;
   redisUrl: string;
   /** Redis key prefix; tests use a unique one each. */
@@ -26,9 +28,9 @@ export type BullmqRunnerOptions<S> = {
   onCompleted?: (info: { name: string; jobId: string }) => void;
 };
 
-export type BullmqRunner = JobRunner & { queue(name: QueueName): Queue };
+export type BullmqRunner<J extends AnyJob = AnyJob> = JobRunner<J> & { queue(name: QueueName): Queue };
 
-export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRunner {
+export function createBullmqRunner<S, J extends AnyJob>(options: BullmqRunnerOptions<S, J>): BullmqRunner<J> {
   const byName = checkRegistry(options.jobs);
   // Producer connection fails fast when Redis is down; worker connections wait forever (BullMQ's advice).
   const producer = new Redis(options.redisUrl, {
@@ -53,13 +55,22 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
   async function enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const job = byName.get(name);
     if (!job) throw new Error(`hubwatch: no job named "${name}" in the registry`);
+    await add(job, payload, opts);
+  }
+
+  function idOf(job: AnyJob, payload: unknown): string | undefined {
+    const jobId = job.jobId?.(payload);
+    if (jobId?.includes(":")) throw new Error(`hubwatch: job id "${jobId}" contains ':'`);
+    return jobId;
+  }
+
+  async function add(job: AnyJob, payload: unknown, opts: EnqueueOptions): Promise<void> {
     const parsed = parsePayload(job, payload);
     if (!parsed.ok) throw new Error(parsed.error);
     connecting ??= producer.status === "wait" ? producer.connect() : Promise.resolve();
     await connecting;
-    const jobId = opts.jobId ?? job.jobId?.(parsed.value);
-    if (jobId?.includes(":")) throw new Error(`hubwatch: job id "${jobId}" contains ':'`);
-    await queue(job.queue).add(name, parsed.value, {
+    const jobId = idOf(job, parsed.value);
+    await queue(job.queue).add(job.name, parsed.value, {
       ...(jobId ? { jobId } : {}),
       ...(opts.delayMs ? { delay: opts.delayMs } : {}),
       // BullMQ takes jobs without a priority before prioritized ones.
@@ -71,6 +82,22 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
     });
   }
 
+  /** Queues the follow-ups; one with this job's own id reschedules this job instead (thrown DelayedError). */
+  async function settleFollowUps(bullJob: Job, token: string | undefined, followUps: readonly FollowUp[]) {
+    let self: FollowUp | undefined;
+    for (const f of followUps) {
+      if (bullJob.id !== undefined && f.job.name === bullJob.name && idOf(f.job, f.payload) === bullJob.id) {
+        self = f;
+        continue;
+      }
+      await add(f.job, f.payload, f);
+    }
+    if (!self || token === undefined) return;
+    await bullJob.updateData(self.payload);
+    await bullJob.moveToDelayed(Date.now() + (self.delayMs ?? 0), token);
+    throw new DelayedError();
+  }
+
   function processorFor(getWorker: () => Worker) {
     return async (bullJob: Job, token?: string): Promise<void> => {
       const job = byName.get(bullJob.name);
@@ -79,13 +106,12 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
       if (!parsed.ok) throw new UnrecoverableError(parsed.error);
       const ctx = {
         services: options.services,
-        enqueue,
-        hasJob: (n: string) => byName.has(n),
         attempt: bullJob.attemptsMade + 1,
         runId: bullJob.id ?? token ?? "",
       };
+      let followUps: readonly FollowUp[] | undefined;
       try {
-        await job.handler(parsed.value, ctx);
+        followUps = (await job.handler(parsed.value, ctx)) || undefined;
       } catch (err) {
         const verdict = classifyJobError(err);
         if (verdict.kind === "rate_limited") {
@@ -95,6 +121,7 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
         if (verdict.kind === "permanent") throw new UnrecoverableError(errorMessage(err));
         throw err;
       }
+      if (followUps?.length) await settleFollowUps(bullJob, token, followUps);
     };
   }
 
@@ -125,7 +152,7 @@ export function createBullmqRunner<S>(options: BullmqRunnerOptions<S>): BullmqRu
   }
 
   return {
-    enqueue,
+    enqueue: enqueue as BullmqRunner<J>["enqueue"],
     queue,
     async start() {
       const names = new Set(options.jobs.map((j) => j.queue));

@@ -1,4 +1,3 @@
-import { validate } from "node-cron";
 import { type AnyJob, QUEUE_NAMES } from "./types.ts";
 
 /**
@@ -20,9 +19,8 @@ export function checkRegistry(jobs: readonly AnyJob[]): Map<string, AnyJob> {
     if (!QUEUE_NAMES.includes(job.queue))
       problems.push(`job "${job.name}" names unknown queue "${job.queue}"`);
     if (job.name.includes(":")) problems.push(`job "${job.name}": names may not contain ':'`);
-    if (job.schedule !== undefined && !validate(job.schedule)) {
-      problems.push(`job "${job.name}": schedule "${job.schedule}" is not a valid cron expression`);
-    }
+    if (job.schedule !== undefined && typeof job.schedule !== "function")
+      problems.push(`job "${job.name}": schedule must be a function of the config`);
     if (!(job.opts.attempts >= 1)) problems.push(`job "${job.name}": attempts must be >= 1`);
     byName.set(job.name, job);
   }

@@ -1,8 +1,23 @@
-import type { JobDefinition } from "./types.ts";
+import type { AnyJob, EnqueueOptions, FollowUp, JobDefinition } from "./types.ts";
 
-/** Declares a job: the identity function, there to infer the payload type from its zod schema. */
-export function defineJob<P, S>(def: JobDefinition<P, S>): JobDefinition<P, S> {
+/** Declares a job: the identity function, there to infer the payload type and literal name. */
+export function defineJob<P, S, const N extends string>(def: JobDefinition<P, S, N>): JobDefinition<P, S, N> {
   return Object.freeze(def);
+}
+
+/** A follow-up for `job` with a payload its schema types: what handlers return instead of enqueueing. */
+export function followUp<P>(
+  // biome-ignore lint/suspicious/noExplicitAny: any services bag; the payload is what is checked.
+  job: JobDefinition<P, any, string>,
+  payload: NoInfer<P>,
+  opts: EnqueueOptions = {},
+): FollowUp {
+  return {
+    job: job as AnyJob,
+    payload,
+    ...(opts.delayMs ? { delayMs: opts.delayMs } : {}),
+    ...(opts.priority ? { priority: opts.priority } : {}),
+  };
 }
 
 /**

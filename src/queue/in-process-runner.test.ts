@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { backoffDelayMs } from "./backoff.ts";
 import { checkRegistry } from "./check-registry.ts";
-import { defineJob, jobIdFor } from "./define-job.ts";
+import { defineJob, followUp, jobIdFor } from "./define-job.ts";
 import { PermanentJobError } from "./errors.ts";
 import { createInProcessRunner } from "./in-process-runner.ts";
 import type { AnyJob } from "./types.ts";
@@ -107,6 +107,32 @@ describe("in-process runner", () => {
     await runner.close();
   });
 
+  it("queues a handler's follow-ups after it succeeds; a job queued while it runs runs once more after", async () => {
+    const runs: string[] = [];
+    let again = true;
+    const idOf = (p: { repo: string }) => jobIdFor("lane", p.repo);
+    const second: AnyJob = job("second", async (p) => void runs.push(`second ${p.repo}`));
+    const lane: AnyJob = job(
+      "lane",
+      async (p) => {
+        runs.push(`lane ${p.repo}`);
+        if (again) {
+          again = false;
+          await runner.enqueue("lane", { repo: p.repo }); // while running: coalesced into one rerun
+          await runner.enqueue("lane", { repo: p.repo });
+        }
+        return [followUp(second, { repo: p.repo })];
+      },
+      { jobId: idOf },
+    );
+    const runner = createInProcessRunner({ jobs: [lane, second], services: {} });
+    await runner.start();
+    await runner.enqueue("lane", { repo: "a/b" });
+    await runner.idle();
+    expect(runs.sort()).toEqual(["lane a/b", "lane a/b", "second a/b", "second a/b"]);
+    await runner.close();
+  });
+
   it("rejects a payload that does not parse", async () => {
     const runner = createInProcessRunner({ jobs: [job("p", async () => {})], services: {} });
     await expect(runner.enqueue("p", { repo: 5 })).rejects.toThrow(/bad payload/);
@@ -117,10 +143,10 @@ describe("in-process runner", () => {
 describe("registry check", () => {
   it("names every problem", () => {
     const a = job("same", async () => {});
-    const b = { ...job("same", async () => {}), schedule: "not cron" };
+    const b = { ...job("same", async () => {}), schedule: "*/5 * * * *" } as unknown as AnyJob;
     const c = { ...job("c", async () => {}), handler: undefined } as unknown as AnyJob;
     expect(() => checkRegistry([a, b, c])).toThrow(
-      /two jobs are named "same"[\s\S]*not a valid cron[\s\S]*"c" has no handler/,
+      /two jobs are named "same"[\s\S]*schedule must be a function[\s\S]*"c" has no handler/,
     );
   });
 });

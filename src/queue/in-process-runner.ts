@@ -2,26 +2,28 @@ import { randomUUID } from "node:crypto";
 import { backoffDelayMs } from "./backoff.ts";
 import { checkRegistry, parsePayload } from "./check-registry.ts";
 import { classifyJobError, errorMessage } from "./errors.ts";
-import type { AnyJob, EnqueueOptions, JobRunner } from "./types.ts";
+import type { AnyJob, EnqueueOptions, FollowUp, JobRunner } from "./types.ts";
 
 /**
  * Embedded mode's queue: an in-memory list with the BullMQ semantics the handlers rely on: a job id
  * that is queued or running is not added twice; failures retry with exponential backoff and jitter;
  * a Hub 429 pauses the job's whole queue for Retry-After without using up an attempt; a permanent
- * error is not retried. Jobs with the same group key (one repo) never run at the same time.
- * Nothing survives the process: embedded mode re-derives its work from the store at the next poll.
+ * error is not retried. Jobs with the same group key (one repo) never run at the same time. A job
+ * enqueued while it runs runs once more after it (so work recorded meanwhile is not missed).
+ * Nothing survives the process: embedded mode re-derives its work from the store (the next poll, the
+ * webhook outbox relay).
  */
 export type FailedJob = { name: string; jobId: string; payload: unknown; error: string; attempts: number };
 
-export type InProcessRunner = JobRunner & {
+export type InProcessRunner<J extends AnyJob = AnyJob> = JobRunner<J> & {
   /** Resolves when nothing is queued, delayed or running. */
   idle(): Promise<void>;
   readonly failures: readonly FailedJob[];
   readonly completed: number;
 };
 
-export type InProcessOptions<S> = {
-  jobs: readonly AnyJob[];
+export type InProcessOptions<S, J extends AnyJob> = {
+  jobs: readonly J[];
   services: S;
   /** Jobs running at once across groups (default 4). */
   concurrency?: number;
@@ -37,15 +39,19 @@ type Entry = {
   attempt: number;
   readyAt: number;
   group?: string;
+  /** A first watch's history: taken only when nothing else is runnable. */
   backfill?: boolean;
 };
 
-export function createInProcessRunner<S>(options: InProcessOptions<S>): InProcessRunner {
+export function createInProcessRunner<S, J extends AnyJob>(
+  options: InProcessOptions<S, J>,
+): InProcessRunner<J> {
   const byName = checkRegistry(options.jobs);
   const concurrency = options.concurrency ?? 4;
   const scale = options.delayScale ?? 1;
   const waiting: Entry[] = [];
   const activeIds = new Set<string>();
+  const rerun = new Map<string, Entry>();
   const activeGroups = new Set<string>();
   const running = new Set<Promise<void>>();
   const pausedUntil = new Map<string, number>();
@@ -58,22 +64,28 @@ export function createInProcessRunner<S>(options: InProcessOptions<S>): InProces
   async function enqueue(name: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {
     const job = byName.get(name);
     if (!job) throw new Error(`hubwatch: no job named "${name}" in the registry`);
+    add(job, payload, opts);
+  }
+
+  function add(job: AnyJob, payload: unknown, opts: EnqueueOptions): void {
     const parsed = parsePayload(job, payload);
     if (!parsed.ok) throw new Error(parsed.error);
-    const id = opts.jobId ?? job.jobId?.(parsed.value) ?? `${name}__${randomUUID()}`;
-    if (activeIds.has(id) || waiting.some((e) => e.id === id)) return;
+    const id = job.jobId?.(parsed.value) ?? `${job.name}__${randomUUID()}`;
     const readyAt = Date.now() + (opts.delayMs ?? 0) * scale;
     const group = job.group?.(parsed.value);
-    waiting.push({
-      id,
-      job,
-      payload: parsed.value,
-      attempt: 1,
-      readyAt,
-      group,
-      backfill: opts.priority === "backfill",
-    });
+    const entry: Entry = { id, job, payload: parsed.value, attempt: 1, readyAt, group };
+    if (opts.priority === "backfill") entry.backfill = true;
+    if (activeIds.has(id)) {
+      if (!rerun.has(id)) rerun.set(id, entry);
+      return;
+    }
+    if (waiting.some((e) => e.id === id)) return;
+    waiting.push(entry);
     pump();
+  }
+
+  function addFollowUps(followUps: readonly FollowUp[] | undefined): void {
+    for (const f of followUps ?? []) add(f.job, f.payload, f);
   }
 
   function runnable(e: Entry, now: number): boolean {
@@ -114,23 +126,27 @@ export function createInProcessRunner<S>(options: InProcessOptions<S>): InProces
   function start(entry: Entry): void {
     activeIds.add(entry.id);
     if (entry.group !== undefined) activeGroups.add(entry.group);
-    const ctx = {
-      services: options.services,
-      enqueue,
-      hasJob: (n: string) => byName.has(n),
-      attempt: entry.attempt,
-      runId: entry.id,
-    };
+    const ctx = { services: options.services, attempt: entry.attempt, runId: entry.id };
+    let followUps: readonly FollowUp[] | undefined;
     const run = entry.job
       .handler(entry.payload, ctx)
-      .then(() => {
+      .then((out) => {
         completed += 1;
+        followUps = out || undefined;
       })
       .catch((err: unknown) => settleFailure(entry, err))
       .finally(() => {
         activeIds.delete(entry.id);
         if (entry.group !== undefined) activeGroups.delete(entry.group);
         running.delete(run);
+        const again = rerun.get(entry.id);
+        rerun.delete(entry.id);
+        try {
+          addFollowUps(followUps);
+        } catch (err) {
+          settleFailure(entry, err);
+        }
+        if (again && !waiting.some((e) => e.id === again.id)) waiting.push(again);
         pump();
       });
     running.add(run);
@@ -162,7 +178,7 @@ export function createInProcessRunner<S>(options: InProcessOptions<S>): InProces
   }
 
   return {
-    enqueue,
+    enqueue: enqueue as InProcessRunner<J>["enqueue"],
     async start() {
       started = true;
       pump();

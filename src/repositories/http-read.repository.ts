@@ -28,7 +28,7 @@ export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promi
     .orderBy(asc(advisories.published), asc(advisories.id));
 }
 
-/** A repo's advisories by repo name, in one round trip (empty when not watched or none). */
+/** A repo's advisories by repo name, case-insensitive as the Hub is, in one round trip (empty when not watched or none). */
 export async function listAdvisoriesForRepoName(
   db: Executor,
   name: string,
@@ -43,7 +43,7 @@ export async function listAdvisoriesForRepoName(
     })
     .from(advisories)
     .innerJoin(repos, eq(repos.id, advisories.repoId))
-    .where(eq(repos.name, name))
+    .where(sql`lower(${repos.name}) = ${name.toLowerCase()}`)
     .orderBy(asc(advisories.published), asc(advisories.id));
 }
 

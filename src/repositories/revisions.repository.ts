@@ -122,6 +122,8 @@ export type ListRevisionsOptions = {
   /** Newest first instead of oldest first. */
   newestFirst?: boolean;
   limit?: number;
+  /** Keyset page: only revisions before this seq (with newestFirst: the next page after it). */
+  beforeSeq?: number;
 };
 
 export function listRevisionsByRepo(
@@ -140,6 +142,7 @@ export function listRevisionsByRepo(
         eq(revisions.repoId, repoId),
         opts.status ? eq(revisions.status, opts.status) : undefined,
         opts.includeForcePushedAway ? undefined : eq(revisions.forcePushedAway, false),
+        opts.beforeSeq === undefined ? undefined : lt(revisions.seq, opts.beforeSeq),
       ),
     )
     .orderBy(...order);

@@ -1,8 +1,16 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
+import { and, asc, desc, eq, inArray, lte, min, sql } from "drizzle-orm";
+import {
+  type DeliveryStatus,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookSubscriptions,
+} from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
 
-// Deliveries and their per-attempt log: one BullMQ job per attempt records one attempt row.
+// Deliveries (the outbox: state and retry schedule) and their per-attempt log.
+
+const OPEN = ["pending", "failed"] as const;
 
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
@@ -67,11 +75,83 @@ export type AttemptResult = {
 };
 
 /**
- * Records one attempt (body truncated) and the delivery's new state in one transaction. The attempt
- * number is claimed with the unique (sub, event, attempt) key, so a duplicate job run records nothing twice.
+ * Takes the subscription's next due delivery for one attempt: its `next_attempt_at` moves to `leaseUntil`,
+ * so no other lane takes it meanwhile and, if this worker dies mid-attempt, it is due again then.
+ * `for update skip locked` lets two lanes of one subscription (after a Redis loss) never take the same row.
+ */
+export async function claimNextDue(
+  ex: Executor,
+  subscriptionId: number,
+  now: Date,
+  leaseUntil: Date,
+): Promise<{ eventId: string; attempts: number } | null> {
+  const rows = await queryRows<{ event_id: string; attempts: number }>(
+    ex,
+    sql`update webhook_deliveries d set next_attempt_at = ${leaseUntil.toISOString()}
+        where d.subscription_id = ${subscriptionId} and d.event_id = (
+          select event_id from webhook_deliveries
+          where subscription_id = ${subscriptionId} and status in ('pending', 'failed')
+            and next_attempt_at <= ${now.toISOString()}
+          order by next_attempt_at, event_id limit 1 for update skip locked)
+        returning d.event_id, d.attempts`,
+  );
+  const row = rows[0];
+  return row ? { eventId: row.event_id, attempts: Number(row.attempts) } : null;
+}
+
+/** When the subscription's next open delivery is due (null: none open). */
+export async function nextDueAt(ex: Executor, subscriptionId: number): Promise<Date | null> {
+  const d = webhookDeliveries;
+  const [row] = await ex
+    .select({ at: min(d.nextAttemptAt) })
+    .from(d)
+    .where(and(eq(d.subscriptionId, subscriptionId), inArray(d.status, OPEN)));
+  return row?.at ? new Date(row.at) : null;
+}
+
+/** Enabled subscriptions with a delivery due at `now` (webhook_deliveries_due_idx): the relay's read. */
+export async function subscriptionsWithDueDeliveries(
+  ex: Executor,
+  now: Date,
+  limit = 1000,
+): Promise<number[]> {
+  const d = webhookDeliveries;
+  const s = webhookSubscriptions;
+  const rows = await ex
+    .selectDistinct({ id: d.subscriptionId })
+    .from(d)
+    .innerJoin(s, and(eq(s.id, d.subscriptionId), eq(s.enabled, true)))
+    .where(and(inArray(d.status, OPEN), lte(d.nextAttemptAt, now)))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Records one attempt (body truncated) and the delivery's new state in one transaction. The delivery
+ * row is updated first, only if it still expects this attempt number: a deleted subscription (rows
+ * gone) or a duplicate run records nothing, and false is returned.
  */
 export async function recordAttempt(ex: Executor, a: AttemptResult): Promise<boolean> {
   return ex.transaction(async (tx) => {
+    const now = new Date();
+    const updated = await tx
+      .update(webhookDeliveries)
+      .set({
+        status: a.status,
+        attempts: a.attempt,
+        lastAttemptAt: now,
+        nextAttemptAt: a.nextAttemptAt ?? now,
+        deliveredAt: a.status === "delivered" ? now : null,
+      })
+      .where(
+        and(
+          eq(webhookDeliveries.subscriptionId, a.subscriptionId),
+          eq(webhookDeliveries.eventId, a.eventId),
+          eq(webhookDeliveries.attempts, a.attempt - 1),
+        ),
+      )
+      .returning({ s: webhookDeliveries.subscriptionId });
+    if (updated.length === 0) return false;
     const inserted = await tx
       .insert(webhookAttempts)
       .values({
@@ -85,21 +165,7 @@ export async function recordAttempt(ex: Executor, a: AttemptResult): Promise<boo
       })
       .onConflictDoNothing()
       .returning({ id: webhookAttempts.id });
-    if (inserted.length === 0) return false;
-    const now = new Date();
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: a.status,
-        attempts: a.attempt,
-        lastAttemptAt: now,
-        nextAttemptAt: a.nextAttemptAt ?? now,
-        deliveredAt: a.status === "delivered" ? now : null,
-      })
-      .where(
-        and(eq(webhookDeliveries.subscriptionId, a.subscriptionId), eq(webhookDeliveries.eventId, a.eventId)),
-      );
-    return true;
+    return inserted.length > 0;
   });
 }
 

@@ -11,12 +11,13 @@ export type NewSubscription = {
   secret: string;
   repoFilter?: string | null;
   events: WebhookEventType[];
+  kinds?: string[] | null;
 };
 
 export async function createSubscription(ex: Executor, s: NewSubscription): Promise<WebhookSubscription> {
   const [row] = await ex
     .insert(webhookSubscriptions)
-    .values({ ...s, repoFilter: s.repoFilter ?? null })
+    .values({ ...s, repoFilter: s.repoFilter ?? null, kinds: s.kinds ?? null })
     .returning();
   return row!;
 }
@@ -62,7 +63,17 @@ export function listSubscriptionsFor(
 }
 
 export type SubscriptionPatch = Partial<
-  Pick<WebhookSubscription, "url" | "secret" | "repoFilter" | "events" | "enabled" | "disabledReason">
+  Pick<
+    WebhookSubscription,
+    | "url"
+    | "secret"
+    | "repoFilter"
+    | "events"
+    | "enabled"
+    | "disabledReason"
+    | "previousSecret"
+    | "previousSecretExpiresAt"
+  >
 >;
 
 export async function updateSubscription(

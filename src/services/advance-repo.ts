@@ -21,8 +21,10 @@ export type AdvanceOutcome = {
   sha: string | null;
   status: "done" | "failed" | "gated" | "idle";
   nextPendingSha: string | null;
-  /** Webhook events recorded by this run (for the notify job). */
+  /** Webhook events recorded by this run. */
   eventIds: string[];
+  /** Subscriptions with deliveries recorded by this run: their lanes are queued after commit. */
+  deliverTo: number[];
   opened: string[];
   closed: string[];
 };
@@ -32,6 +34,7 @@ const IDLE: AdvanceOutcome = {
   status: "idle",
   nextPendingSha: null,
   eventIds: [],
+  deliverTo: [],
   opened: [],
   closed: [],
 };

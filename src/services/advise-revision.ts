@@ -1,9 +1,14 @@
 import { compareEstimates, estimateState } from "../core/advise/compare.ts";
-import { type AdvisoryAction, type OpenAction, planAdvisory } from "../core/advise/plan.ts";
+import {
+  type AdvisoryAction,
+  applyDrift,
+  type OpenAction,
+  planAdvisory,
+  type UpdateAction,
+} from "../core/advise/plan.ts";
 import type { Estimate as AdviseEstimate } from "../core/advise/types.ts";
 import { buildBadges } from "../core/badge/build.ts";
 import type { Estimate } from "../core/estimator/estimate.ts";
-import type { WebhookEventType } from "../db/schema/index.ts";
 import type { Tx } from "../db/types.ts";
 import {
   closeAdvisory,
@@ -11,6 +16,7 @@ import {
   listAdvisoriesByRepo,
   listOpenAdvisories,
   openAdvisory,
+  updateAdvisory,
 } from "../repositories/advisories.repository.ts";
 import { upsertBadge } from "../repositories/badges.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
@@ -20,13 +26,14 @@ import {
   type Revision,
 } from "../repositories/revisions.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
-import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
-import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
 import { previousEstimate } from "./base-estimate.ts";
 import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
+import { revisionChangedEvent } from "./revision-event.ts";
+import { type OutboxEvent, recordEvent } from "./webhooks/outbox.ts";
 
-export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[] };
+export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[]; deliverTo: number[] };
 
 /**
  * Compares a revision's estimate with the previous one (same estimator version, so only upstream
@@ -42,16 +49,16 @@ export async function adviseRevision(
 ): Promise<AdviseOutcome> {
   const before = estimate ? await previousEstimate(s, revision) : null;
   const behavior = await behaviorAdvisoryChanges(s, revision);
-  const changes = [
-    ...(before && estimate
+  const estimateChanges =
+    before && estimate
       ? compareEstimates(before.estimate as AdviseEstimate, estimate as AdviseEstimate).changes
-      : []),
-    ...behavior.changes,
-  ];
+      : [];
+  const changes = [...estimateChanges, ...behavior.changes];
   const parent = before?.revision.sha ?? null;
+  const changed = await revisionChangedEvent(s, repo, revision, parent, estimateChanges);
   const now = s.now();
   return withTransaction(s.db, async (tx) => {
-    const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [] };
+    const outcome: AdviseOutcome = { opened: [], closed: [], eventIds: [], deliverTo: [] };
     if (estimate) {
       // The advisories open just before this revision: introduced earlier, not fixed earlier. So that
       // reprocessing an old revision plans exactly what the first run planned.
@@ -75,7 +82,13 @@ export async function adviseRevision(
       parent,
       params_total: estimate?.params.total ?? null,
     };
-    await emit(tx, repo, "revision.processed", `${repo.name}@${revision.sha}`, processed, outcome);
+    await emit(tx, outcome, {
+      type: "revision.processed",
+      repo,
+      subject: `${repo.name}@${revision.sha}`,
+      data: processed,
+    });
+    if (changed) await emit(tx, outcome, changed);
     await markRevisionDone(tx, revision.id, now);
     return outcome;
   });
@@ -98,16 +111,16 @@ async function apply(
     });
     if (!created) return;
     out.opened.push(advisory.id);
-    await emit(
-      tx,
+    await emit(tx, out, {
+      type: "advisory.opened",
       repo,
-      "advisory.opened",
-      `${repo.name}@${advisory.introducedSha}`,
-      { id: advisory.id, repo: repo.name, record: advisory.record },
-      out,
-    );
+      subject: `${repo.name}@${advisory.introducedSha}`,
+      data: { id: advisory.id, repo: repo.name, record: advisory.record },
+      kinds: advisoryKinds(advisory.record),
+    });
     return;
   }
+  if (action.type === "update") return update(tx, repo, action, now, out);
   const existing = await getAdvisory(tx, action.id);
   if (!existing || existing.status === "closed") return;
   const facts = factsOf(existing.record);
@@ -122,7 +135,39 @@ async function apply(
   await closeAdvisory(tx, existing.id, { fixedSha: action.fixed, modified: now, record });
   out.closed.push(existing.id);
   const subject = `${repo.name}@${existing.introducedSha} fixed@${action.fixed}`;
-  await emit(tx, repo, "advisory.closed", subject, { id: existing.id, repo: repo.name, record }, out);
+  const data = { id: existing.id, repo: repo.name, record };
+  await emit(tx, out, { type: "advisory.closed", repo, subject, data, kinds: advisoryKinds(record) });
+}
+
+/** Drift: the open advisory's record shows the new values, a new `modified`, and an advisory.updated event. */
+async function update(
+  tx: Tx,
+  repo: Repo,
+  action: UpdateAction,
+  now: Date,
+  out: AdviseOutcome,
+): Promise<void> {
+  const existing = await getAdvisory(tx, action.id);
+  if (!existing || existing.status === "closed") return;
+  const facts = factsOf(existing.record);
+  const changes = applyDrift(facts.changes, action.changes);
+  if (JSON.stringify(changes) === JSON.stringify(facts.changes)) return; // reprocessed: nothing new
+  const open: OpenAction = {
+    type: "open",
+    introduced: existing.introducedSha,
+    parent: facts.parent,
+    changes,
+    baseline: facts.baseline,
+  };
+  const record = recordFor(existing.id, repo.name, open, null, existing.published, now);
+  await updateAdvisory(tx, existing.id, { modified: now, record });
+  await emit(tx, out, {
+    type: "advisory.updated",
+    repo,
+    subject: `${repo.name}@${existing.introducedSha} drift@${action.revision}`,
+    data: { id: existing.id, repo: repo.name, reason: "drift", revision: action.revision, record },
+    kinds: advisoryKinds(record),
+  });
 }
 
 function recordFor(
@@ -156,16 +201,12 @@ function badgesFor(estimate: Estimate, openAdvisories: number) {
   });
 }
 
-/** Event ids hash the type and a subject made of upstream facts (repo, shas), never of our numbering. */
-async function emit(
-  tx: Tx,
-  repo: Repo,
-  type: WebhookEventType,
-  subject: string,
-  data: Record<string, unknown>,
-  out: AdviseOutcome,
-): Promise<void> {
-  const id = makeEventId(type, subject);
-  const { created } = await insertEvent(tx, { id, type, repoId: repo.id, payload: { type, data } });
-  if (created) out.eventIds.push(id);
+/**
+ * Records an event and its deliveries in the advise transaction (the outbox). Event ids hash the type
+ * and a subject made of upstream facts (repo, shas), never of our numbering.
+ */
+async function emit(tx: Tx, out: AdviseOutcome, event: OutboxEvent): Promise<void> {
+  const recorded = await recordEvent(tx, event);
+  if (recorded.created) out.eventIds.push(recorded.eventId);
+  out.deliverTo.push(...recorded.subscriptionIds);
 }

@@ -47,3 +47,9 @@ export function factsOf(record: Record<string, unknown>): {
   const ds = (record as Partial<OsvRecord>).database_specific;
   return { changes: ds?.changes ?? [], parent: ds?.parent ?? null, baseline: ds?.baseline ?? {} };
 }
+
+/** The change kinds an advisory record is about (`database_specific.kinds`), for event filters. */
+export function advisoryKinds(record: Record<string, unknown>): string[] {
+  const ds = (record as Partial<OsvRecord>).database_specific;
+  return Array.isArray(ds?.kinds) ? ds.kinds : [];
+}

@@ -1,5 +1,4 @@
 import { isWithdrawn, withdrawOsvRecord } from "../core/osv/withdraw.ts";
-import type { WebhookEventType } from "../db/schema/index.ts";
 import type { Tx } from "../db/types.ts";
 import {
   type Advisory,
@@ -7,13 +6,19 @@ import {
   updateAdvisory,
 } from "../repositories/advisories.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
-import { insertEvent, makeEventId } from "../repositories/webhooks.repository.ts";
-import { buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
 import { refreshAdvisoriesBadge } from "./repo-badges.ts";
+import { recordEvent } from "./webhooks/outbox.ts";
 
 export const FORCE_PUSH_WITHDRAWN_REASON = "introducing revision force-pushed away";
 
-export type ForcePushSettlement = { withdrawn: string[]; reopened: string[]; eventIds: string[] };
+export type ForcePushSettlement = {
+  withdrawn: string[];
+  reopened: string[];
+  eventIds: string[];
+  /** Subscriptions given deliveries in this transaction. */
+  deliverTo: number[];
+};
 
 /**
  * What a force-push that removed `goneShas` does to the repo's advisories, in the transaction that
@@ -28,7 +33,7 @@ export async function settleForcePushedAdvisories(
   goneShas: string[],
   now: Date,
 ): Promise<ForcePushSettlement> {
-  const out: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [] };
+  const out: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [], deliverTo: [] };
   if (goneShas.length === 0) return out;
   const gone = new Set(goneShas);
   for (const a of await listAdvisoriesByRepo(tx, repo.id)) {
@@ -73,9 +78,13 @@ async function emitUpdated(
   what: string,
   out: ForcePushSettlement,
 ): Promise<void> {
-  const type: WebhookEventType = "advisory.updated";
-  const id = makeEventId(type, `${repo.name}@${a.introducedSha} ${what}`);
-  const data = { id: a.id, repo: repo.name, record };
-  const { created } = await insertEvent(tx, { id, type, repoId: repo.id, payload: { type, data } });
-  if (created) out.eventIds.push(id);
+  const recorded = await recordEvent(tx, {
+    type: "advisory.updated",
+    repo,
+    subject: `${repo.name}@${a.introducedSha} ${what}`,
+    data: { id: a.id, repo: repo.name, reason: what.split(" ")[0], record },
+    kinds: advisoryKinds(record),
+  });
+  if (recorded.created) out.eventIds.push(recorded.eventId);
+  out.deliverTo.push(...recorded.subscriptionIds);
 }

@@ -25,13 +25,15 @@ export type PollOutcome = {
   withdrawn: string[];
   /** Closed advisories reopened because a force-push removed their fixing revision. */
   reopened: string[];
-  /** Webhook events recorded by this poll (for the notify job). */
+  /** Webhook events recorded by this poll. */
   eventIds: string[];
+  /** Subscriptions with deliveries recorded by this poll (their delivery lanes follow). */
+  deliverTo: number[];
   /** The repo had no last seen sha: its revisions are a backfill (queued behind caught-up repos' work). */
   firstWatch?: boolean;
 };
 
-const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [] };
+const NOTHING: ForcePushSettlement = { withdrawn: [], reopened: [], eventIds: [], deliverTo: [] };
 
 /**
  * Asks the Hub for commits after the repo's last seen sha (one request when nothing is new) and

@@ -5,7 +5,7 @@
  */
 import pg from "pg";
 import { pino } from "pino";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createHubBudget, parseBudget } from "../../src/hub/budget.ts";
 import { createHubClient, type HubClient } from "../../src/hub/client.ts";
@@ -29,7 +29,7 @@ export type Pipeline = {
   db: PgTestDatabase;
   client: HubClient;
   services: PipelineServices;
-  runner: InProcessRunner;
+  runner: InProcessRunner<JobRegistry>;
   sql: pg.Client;
   /** One scheduler tick: poll-all, and wait until every job it caused has finished. */
   cycle(): Promise<void>;

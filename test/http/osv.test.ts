@@ -45,6 +45,17 @@ describe("OSV API", () => {
     for (const v of body.vulns) expect(validateOsvRecord(v)).toEqual({ valid: true, errors: [] });
     const byId = await app.inject({ method: "GET", url: "/v1/vulns/x_HUBWATCH-2026-0002" });
     expect(byId.json()).toEqual(dump.get("x_HUBWATCH-2026-0002"));
+    // Owner and name are case-insensitive, as on the Hub: in a purl and in a GIT package URL.
+    for (const pkg of [
+      { purl: "pkg:huggingface/ACME/Tiny-LM" },
+      { ecosystem: "GIT", name: "https://huggingface.co/Acme/TINY-lm" },
+    ]) {
+      const other = await q(pkg.purl ? { package: pkg } : { package: pkg, commit: SHA.B });
+      expect(
+        other.body.vulns?.map((v: { id: string }) => v.id),
+        JSON.stringify(pkg),
+      ).toEqual(["x_HUBWATCH-2026-0001"]);
+    }
   });
 
   it("filters by commit along the revision order (introduced..fixed)", async () => {
@@ -149,6 +160,22 @@ describe("bulk feed", () => {
     expect(atom.headers["content-type"]).toContain("application/atom+xml");
     expect(atom.body).toContain("<title>x_HUBWATCH-2026-0001: Parameter count changed</title>");
     expect(atom.body.match(/<entry>/g)).toHaveLength(2);
+    // Ids and links never come from the request's Host; entries link to the HTML revision page.
+    const spoofed = await app.inject({
+      method: "GET",
+      url: "/osv/feed.atom",
+      headers: { host: "evil.example" },
+    });
+    expect(spoofed.body).not.toContain("evil.example");
+    expect(spoofed.body).toContain("<id>urn:hubwatch:advisory:x_HUBWATCH-2026-0001</id>");
+    expect(spoofed.body).toMatch(
+      /<link rel="alternate" type="text\/html" href="\/repos\/acme\/tiny-lm\/revisions\/[0-9a-f]{40}"\/>/,
+    );
+    const pub = await createApp({ db: db.db, publicUrl: "https://hubwatch.example/" });
+    const absolute = (await pub.inject({ method: "GET", url: "/osv/feed.atom" })).body;
+    await pub.close();
+    expect(absolute).toContain('href="https://hubwatch.example/repos/acme/tiny-lm/revisions/');
+    expect(absolute).toContain('<link rel="self" href="https://hubwatch.example/osv/feed.atom"/>');
   });
 });
 

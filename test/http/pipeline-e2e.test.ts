@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { validateOsvRecord } from "../../src/core/osv/index.ts";
 import { webhookEvents } from "../../src/db/schema/index.ts";
@@ -23,7 +23,7 @@ import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 
 let db: PgTestDatabase;
 let hub: Awaited<ReturnType<typeof startReplayHub>>;
-let runner: InProcessRunner;
+let runner: InProcessRunner<JobRegistry>;
 let app: FastifyInstance;
 let receiver: Server;
 let secret = "";

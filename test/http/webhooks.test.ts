@@ -3,13 +3,14 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
 import {
   createSubscription,
+  disableSubscription,
   getSubscription,
   insertEvent,
   makeEventId,
@@ -24,7 +25,7 @@ type Received = { id: string; verified: boolean; body: string; timestamp: string
 
 let db: PgTestDatabase;
 let app: FastifyInstance;
-let runner: InProcessRunner;
+let runner: InProcessRunner<JobRegistry>;
 let token: string;
 let seeded: Awaited<ReturnType<typeof seedHistory>>;
 const warnings: { obj: object; msg: string }[] = [];
@@ -143,7 +144,7 @@ describe("webhook delivery", () => {
     secret = created.json().secret;
     const subId = created.json().id as number;
     // Receiver down (nothing listening): the first attempts fail with ECONNREFUSED.
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const deps = { db: db.db };
     const e1 = await emitWebhookEvent(deps, {
       type: "advisory.opened",
       repoId: seeded.repoIds.tiny!,
@@ -156,15 +157,17 @@ describe("webhook delivery", () => {
       subject: "r1",
       data: { sha: "b".repeat(40) },
     });
-    // The pipeline's path: record the event, enqueue "notify".
-    const e3 = makeEventId("advisory.closed", "x_HUBWATCH-2026-0001@2026-03-04T00:00:00Z");
-    await insertEvent(db.db, {
-      id: e3,
+    // An event stored by itself (no deliveries recorded with it): not delivered, nothing else breaks.
+    const bare = makeEventId("advisory.closed", "bare");
+    await insertEvent(db.db, { id: bare, type: "advisory.closed", repoId: seeded.repoIds.tiny, payload: {} });
+    const { eventId: e3 } = await emitWebhookEvent(deps, {
       type: "advisory.closed",
-      repoId: seeded.repoIds.tiny,
-      payload: { id: "x_HUBWATCH-2026-0001" },
+      repoId: seeded.repoIds.tiny!,
+      subject: "x_HUBWATCH-2026-0001@2026-03-04T00:00:00Z",
+      data: { id: "x_HUBWATCH-2026-0001" },
     });
-    await runner.enqueue("notify", { eventId: e3 });
+    // The outbox relay queues the lanes of subscriptions with due deliveries.
+    await runner.enqueue("relay-webhooks", {});
     await new Promise((res) => setTimeout(res, 350));
     await listen(r.server, port); // receiver back up
     await runner.idle();
@@ -214,13 +217,13 @@ describe("webhook delivery", () => {
       repoFilter: null,
       events: ["revision.processed"],
     });
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
-    const e = await emitWebhookEvent(deps, {
+    const e = await emitWebhookEvent(db, {
       type: "revision.processed",
       repoId: null,
       subject: "dead",
       data: {},
     });
+    await runner.enqueue("relay-webhooks", {});
     await runner.idle();
     r.server.close();
     expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
@@ -243,13 +246,14 @@ describe("webhook delivery", () => {
       repoFilter: null,
       events: ["advisory.updated"],
     });
-    const deps = { db: db.db, enqueue: runner.enqueue, allowPrivateTargets: true };
+    const deps = { db: db.db };
     const e = await emitWebhookEvent(deps, {
       type: "advisory.updated",
       repoId: null,
       subject: "gone",
       data: {},
     });
+    await runner.enqueue("relay-webhooks", {});
     await runner.idle();
     const after = await getSubscription(db.db, sub.id);
     expect(after?.enabled).toBe(false);
@@ -261,7 +265,11 @@ describe("webhook delivery", () => {
       subject: "gone2",
       data: {},
     });
-    expect(next.queued).toBe(0);
+    expect(next.subscriptionIds).toEqual([]);
+    // Redelivering to the disabled subscription: 409 with the reason, nothing sent.
+    const refused = await api("POST", `/api/subscriptions/${sub.id}/deliveries/${e.eventId}/redeliver`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatch(/disabled: receiver answered 410/);
     r.server.close();
   });
 
@@ -298,10 +306,13 @@ describe("webhook delivery", () => {
       },
     });
     await strictRunner.start();
-    const e = await emitWebhookEvent(
-      { db: db.db, enqueue: strictRunner.enqueue, allowPrivateTargets: false },
-      { type: "advisory.opened", repoId: null, subject: "ssrf", data: {} },
-    );
+    const e = await emitWebhookEvent(db, {
+      type: "advisory.opened",
+      repoId: null,
+      subject: "ssrf",
+      data: {},
+    });
+    await strictRunner.enqueue("relay-webhooks", {});
     await strictRunner.idle();
     await strictRunner.close();
     r.server.close();
@@ -312,4 +323,85 @@ describe("webhook delivery", () => {
     expect((await getDelivery(db.db, sub.id, e.eventId))?.status).toBe("dead");
     expect(warnings.some((w) => w.msg === "webhook target refused")).toBe(true);
   });
+
+  it("rotates the secret with both signatures for a while, re-enables, and deletes safely mid-attempt", async () => {
+    let release: () => void = () => {};
+    const seen: { headers: Record<string, string>; body: string }[] = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        seen.push({ headers: req.headers as Record<string, string>, body });
+        new Promise<void>((r) => {
+          release = r;
+        }).then(() => res.writeHead(200).end());
+      });
+    });
+    const port = await listen(server);
+    const created = (await api("POST", "/api/subscriptions", { url: `http://127.0.0.1:${port}/r` })).json();
+    const oldSecret = created.secret as string;
+    const rotated = await api("POST", `/api/subscriptions/${created.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const newSecret = rotated.json().secret as string;
+    expect(newSecret).not.toBe(oldSecret);
+    const e = await emitWebhookEvent(db, {
+      type: "revision.processed",
+      repoId: null,
+      subject: "rot",
+      data: {},
+    });
+    await runner.enqueue("deliver-webhook", { subscriptionId: created.id });
+    await waitUntil(() => seen.length === 1);
+    // Both the old and the new secret verify the same delivery.
+    for (const secret of [oldSecret, newSecret])
+      expect(() => new Webhook(secret).verify(seen[0]!.body, seen[0]!.headers)).not.toThrow();
+    expect(seen[0]!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    // Deleted while that attempt is in flight: the attempt records nothing, no job fails.
+    const failuresBefore = runner.failures.length;
+    expect((await api("DELETE", `/api/subscriptions/${created.id}`)).statusCode).toBe(200);
+    release();
+    await runner.idle();
+    expect(runner.failures.length).toBe(failuresBefore);
+    expect(await getDelivery(db.db, created.id, e.eventId)).toBeNull();
+    expect(await listAttempts(db.db, created.id)).toEqual([]);
+    server.close();
+    // Re-enabling a disabled subscription; unknown ids are 404.
+    const other = (await api("POST", "/api/subscriptions", { url: "http://127.0.0.1:9/x" })).json();
+    await disableSubscription(db.db, other.id, "receiver answered 410 Gone");
+    const enabled = await api("POST", `/api/subscriptions/${other.id}/enable`);
+    expect(enabled.json()).toMatchObject({ enabled: true, disabledReason: null });
+    expect(enabled.json()).not.toHaveProperty("secret");
+    expect((await api("POST", "/api/subscriptions/999999/enable")).statusCode).toBe(404);
+    await api("DELETE", `/api/subscriptions/${other.id}`);
+  });
+
+  it("lists and revokes tokens", async () => {
+    const extra = await createToken(db.db, "temp");
+    const listed = (await api("GET", "/api/tokens")).json();
+    expect(listed.find((t: { id: number }) => t.id === extra.id)).toMatchObject({
+      name: "temp",
+      revokedAt: null,
+    });
+    expect(JSON.stringify(listed)).not.toMatch(/tokenHash|hw_/);
+    expect((await api("DELETE", `/api/tokens/${extra.id}`)).json()).toMatchObject({
+      revokedAt: expect.any(String),
+    });
+    const withRevoked = await app.inject({
+      method: "GET",
+      url: "/api/tokens",
+      headers: { authorization: `Bearer ${extra.token}` },
+    });
+    expect(withRevoked.statusCode).toBe(401);
+    expect((await api("DELETE", "/api/tokens/999999")).statusCode).toBe(404);
+  });
 });
+
+async function waitUntil(ok: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -58,7 +58,6 @@ describe("write API", () => {
     expect(queued.at(-1)).toMatchObject({
       name: "poll-repo",
       payload: { repo: "acme/new" },
-      opts: { jobId: "poll__acme--new" },
     });
     expect(
       (await app.inject({ method: "POST", url: "/api/repos", headers: auth(), payload: { repo: "../etc" } }))
@@ -95,12 +94,9 @@ describe("POST /hooks/hub", () => {
     expect(ok.statusCode).toBe(202);
     expect(ok.json()).toEqual({ queued: true, repo: "acme/tiny-lm" });
     expect(queued).toEqual([
-      // The event's head rides along, so the poll can skip listing commits it already knows.
-      {
-        name: "poll-repo",
-        payload: { repo: "acme/tiny-lm", knownHead: "b".repeat(40) },
-        opts: { jobId: "poll__acme--tiny-lm" },
-      },
+      // The event's head rides along, so the poll can skip listing commits it already knows; the
+      // runner derives the job id (poll__acme--tiny-lm).
+      { name: "poll-repo", payload: { repo: "acme/tiny-lm", knownHead: "b".repeat(40) } },
     ]);
     expect((await post(hubEvent("someone/else"), "s3cret-hub")).json()).toMatchObject({
       queued: false,

@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { realTemplates } from "../../src/replay-hub/fixtures/builder.ts";
@@ -11,6 +12,7 @@ import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
+import { createSubscription } from "../../src/services/webhooks/subscriptions.ts";
 import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
 import { pipelineServices } from "./harness.ts";
 
@@ -22,7 +24,8 @@ describe("behaviour changes from a real template history and an EOS change", () 
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
+  let eosOnly: number;
 
   beforeAll(async () => {
     hub = await startReplayHub({ repos: fixtureRepos().filter((r) => r.id === QWQ) });
@@ -31,6 +34,16 @@ describe("behaviour changes from a real template history and an EOS change", () 
     runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
     await runner.start();
     await watchRepo(s, QWQ);
+    // A subscriber that wants only EOS news (its target is refused at send time: nothing leaves).
+    const sub = await createSubscription(
+      { db: s.db, allowPrivateTargets: true },
+      {
+        url: "http://127.0.0.1:9/eos",
+        events: ["revision.changed", "advisory.opened"],
+        kinds: ["eos_token"],
+      },
+    );
+    eosOnly = sub.id;
     await runner.enqueue("poll-all", {});
     await runner.idle();
   }, 120_000);
@@ -95,5 +108,51 @@ describe("behaviour changes from a real template history and an EOS change", () 
         /rendered prompt changed|EOS token changed/,
       );
     }
+  });
+
+  async function events(type: string) {
+    const rows = await store.db.execute<{ id: string; payload: { data: Record<string, unknown> } }>(
+      sql`select id, payload from webhook_events where type = ${type} order by created_at, id`,
+    );
+    return (rows as unknown as { rows: { id: string; payload: { data: Record<string, unknown> } }[] }).rows;
+  }
+
+  it("emits revision.changed with change kinds, a summary and links; drift updates the open prompt advisory", async () => {
+    const { revisions } = await history();
+    const [, v2, v3, v4] = realTemplates("Qwen__QwQ-32B");
+    const changed = new Map(
+      (await events("revision.changed")).map((e) => [e.payload.data.sha, e.payload.data]),
+    );
+    expect(changed.get(v2!.sha)).toMatchObject({
+      repo: QWQ,
+      kinds: ["prompt"],
+      summary: expect.stringMatching(/^rendered prompt changed/),
+      links: {
+        revision: `/repos/${QWQ}/revisions/${v2!.sha}`,
+        commit: expect.stringMatching(new RegExp(`/${QWQ}/commit/${v2!.sha}$`)),
+      },
+      files: expect.arrayContaining([expect.objectContaining({ category: "chat_template" })]),
+    });
+    expect(changed.get(revisions.at(-1)!.sha)).toMatchObject({ kinds: ["eos_token"] });
+    // The prompt advisory opened at v2 stays open while v3 and v4 change the prompt again: each drift
+    // rewrites its details, moves `modified`, and says so in an advisory.updated event.
+    const updated = (await events("advisory.updated")).map((e) => e.payload.data);
+    expect(updated.map((d) => [d.reason, d.revision])).toEqual([
+      ["drift", v3!.sha],
+      ["drift", v4!.sha],
+    ]);
+    const records = updated.map((d) => d.record as { modified: string; published: string; details: string });
+    expect(records[0]!.modified >= records[0]!.published).toBe(true);
+    expect(records[1]!.details).toContain("whitespace_answers");
+    for (const r of records) expect(validateOsvRecord(r).errors).toEqual([]);
+    // The EOS-only subscriber got deliveries for exactly the events about eos_token.
+    const rows = await store.db.execute(
+      sql`select e.type from webhook_deliveries d join webhook_events e on e.id = d.event_id
+          where d.subscription_id = ${eosOnly} order by e.type`,
+    );
+    expect((rows as unknown as { rows: { type: string }[] }).rows.map((r) => r.type)).toEqual([
+      "advisory.opened",
+      "revision.changed",
+    ]);
   });
 });

@@ -37,6 +37,12 @@ describe("demo", () => {
     expect(text).toMatch(
       /^ {2}eos +Qwen\/QwQ-32B@\w{7}: EOS token changed: generation_config.json eos_token_id 151643 -> \[151645,151643\]$/m,
     );
+    // The local subscriber got every advisory event, each once and verified, and the revision changes.
+    expect(text).toMatch(
+      /^webhooks +\d+ event\(s\) received by a local subscriber, each once, signature verified \(advisory\.closed 2, advisory\.opened 9, .*revision\.changed \d+.*\); 0 duplicate\(s\), 0 unverified$/m,
+    );
+    expect(text).toMatch(/^ {2}advisory\.opened +x_HUBWATCH-\d{4}-\d{4} Qwen\/QwQ-32B: /m);
+    expect(text).toMatch(/^ {2}revision\.changed +Qwen\/QwQ-32B@\w{8} \[eos_token\]$/m);
     const osv = await readdir(join(dir, "osv"));
     expect(osv).toHaveLength(9);
     for (const f of osv)

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { createDatabase } from "../../src/db/client.ts";
 import { schema } from "../../src/db/index.ts";
@@ -49,7 +49,7 @@ describe("pipeline, distributed (PostgreSQL + BullMQ)", () => {
     const prefix = uniquePrefix();
     // Two workers as two processes would have them: each its own pool and Hub client.
     const done: Record<string, number> = { a: 0, b: 0 };
-    const workers: BullmqRunner[] = [];
+    const workers: BullmqRunner<JobRegistry>[] = [];
     for (const id of ["a", "b"] as const) {
       const own = await createDatabase({ databaseUrl: db.url, poolSize: 4 });
       const runner = bullRunner(pipelineServices(own.db, hub).services, prefix, {

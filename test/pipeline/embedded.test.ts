@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { validateEndpointBadge } from "../../src/core/badge/validate.ts";
 import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
@@ -34,7 +34,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
   let watched: string[];
 
   async function pollAll(): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { osvTimestamp } from "../../src/core/osv/id.ts";
 import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { schema } from "../../src/db/index.ts";
@@ -29,7 +29,7 @@ describe("advisories after a force-push removes their introducing or fixing revi
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
   const clock = { at: new Date("2026-11-29T12:00:00.500Z") };
 
   async function pollAll(): Promise<void> {

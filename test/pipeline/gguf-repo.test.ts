@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs } from "../../jobs/index.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { GgufEstimate } from "../../src/core/estimator/gguf/repo-estimate.ts";
 import { createApp } from "../../src/http/app.ts";
@@ -23,7 +23,7 @@ describe("a GGUF repo through the pipeline", () => {
   let hub: ReplayHub;
   let store: TestDatabase;
   let s: PipelineServices;
-  let runner: InProcessRunner;
+  let runner: InProcessRunner<JobRegistry>;
 
   beforeAll(async () => {
     hub = await startReplayHub({ repos: [ggufRepo()] });

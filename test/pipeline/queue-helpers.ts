@@ -2,8 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
-import { jobs } from "../../jobs/index.ts";
-import { type BullmqRunner, createBullmqRunner } from "../../src/queue/bullmq-runner.ts";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
+import {
+  type BullmqRunner,
+  type BullmqRunnerOptions,
+  createBullmqRunner,
+} from "../../src/queue/bullmq-runner.ts";
 import { QUEUE_NAMES } from "../../src/queue/types.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 
@@ -19,13 +23,13 @@ export function redisUrl(): string {
 export function bullRunner(
   services: PipelineServices,
   prefix: string,
-  extra: Partial<Parameters<typeof createBullmqRunner>[0]> = {},
-): BullmqRunner {
+  extra: Partial<BullmqRunnerOptions<PipelineServices, JobRegistry>> = {},
+): BullmqRunner<JobRegistry> {
   return createBullmqRunner({ jobs, services, redisUrl: redisUrl(), prefix, ...extra });
 }
 
 /** Waits until no job is waiting, delayed, active or prioritised in any queue (BullMQ's own counts). */
-export async function waitUntilDrained(runner: BullmqRunner, timeoutMs = 90_000): Promise<void> {
+export async function waitUntilDrained(runner: BullmqRunner<JobRegistry>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let quietSince = 0;
   while (Date.now() < deadline) {
@@ -45,7 +49,7 @@ export async function waitUntilDrained(runner: BullmqRunner, timeoutMs = 90_000)
 }
 
 /** Removes every key of the test's queues. */
-export async function obliterate(runner: BullmqRunner): Promise<void> {
+export async function obliterate(runner: BullmqRunner<JobRegistry>): Promise<void> {
   for (const name of QUEUE_NAMES) await runner.queue(name).obliterate({ force: true });
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareEstimates, estimateState } from "./compare.ts";
-import { type AdvisoryAction, type OpenAction, planAdvisory } from "./plan.ts";
+import { type AdvisoryAction, applyDrift, type OpenAction, planAdvisory } from "./plan.ts";
 import { makeEstimate } from "./test-helpers.ts";
 import type { Estimate, OpenAdvisory } from "./types.ts";
 
@@ -23,7 +23,7 @@ function walk(history: Estimate[]): AdvisoryAction[][] {
     });
     for (const a of actions) {
       if (a.type === "close") open = open.filter((o) => o.id !== a.id);
-      else
+      else if (a.type === "open")
         open.push({
           id: `x_HUBWATCH-2026-${String(++n).padStart(4, "0")}`,
           introduced: a.introduced,
@@ -78,7 +78,8 @@ describe("planAdvisory", () => {
       makeEstimate({ twice: true, fit: [{ batch: 4 }] }), // 3: params back, still stored twice
       makeEstimate({ fit: [{ batch: 4 }] }), // 4: tied storage back to single
     ]);
-    expect(plans.map((p) => p.map((a) => a.type))).toEqual([["open"], [], [], ["close"]]);
+    // Revision 3 moves a covered value (params back) without restoring all: the advisory is updated.
+    expect(plans.map((p) => p.map((a) => a.type))).toEqual([["open"], [], ["update"], ["close"]]);
     expect(plans[3]?.[0]).toEqual({ type: "close", id: "x_HUBWATCH-2026-0001", fixed: sha("4") });
   });
 
@@ -91,7 +92,18 @@ describe("planAdvisory", () => {
       makeEstimate({ fit: [{ verdict: "does_not_fit", batch: 0 }] }),
       makeEstimate({}),
     ]);
-    expect(plans.map((p) => p.map((a) => a.type))).toEqual([["open"], [], ["open"], ["close"], ["close"]]);
+    expect(plans.map((p) => p.map((a) => a.type))).toEqual([
+      ["open"],
+      ["update"], // drifted further: 8e9 -> 9e9
+      ["open"],
+      ["close"],
+      ["close"],
+    ]);
+    expect(plans[1]?.[0]).toMatchObject({
+      type: "update",
+      id: "x_HUBWATCH-2026-0001",
+      changes: [{ key: "params:total", before: 8e9, after: 9e9 }],
+    });
     expect(plans[3]?.[0]).toMatchObject({ id: "x_HUBWATCH-2026-0001" });
     expect(plans[4]?.[0]).toMatchObject({ id: "x_HUBWATCH-2026-0002" });
   });
@@ -113,5 +125,29 @@ describe("planAdvisory", () => {
     expect(planAdvisory({ open, changes, revision: sha("c"), parent: sha("b") }).actions).toEqual([
       { type: "close", id: "x_HUBWATCH-2026-0001", fixed: sha("c") },
     ]);
+  });
+});
+
+describe("applyDrift", () => {
+  it("keeps the baseline, takes the new value, and tells both steps of a behaviour change", () => {
+    const prompt = (summary: string, before: string, after: string) => ({
+      kind: "prompt" as const,
+      key: "behavior:prompt",
+      before,
+      after,
+      advisory: true,
+      summary,
+    });
+    const params = {
+      kind: "params_total" as const,
+      key: "params:total",
+      before: 1,
+      after: 2,
+      advisory: true,
+    };
+    const once = applyDrift([prompt("first edit", "a", "b"), params], [prompt("second edit", "b", "c")]);
+    expect(once).toEqual([prompt("first edit; since then: second edit", "a", "c"), params]);
+    const twice = applyDrift(once, [prompt("third edit", "c", "d")]);
+    expect(twice[0]).toEqual(prompt("first edit; since then: third edit", "a", "d"));
   });
 });

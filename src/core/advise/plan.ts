@@ -14,7 +14,10 @@ export type OpenAction = {
 
 export type CloseAction = { type: "close"; id: string; fixed: string };
 
-export type AdvisoryAction = OpenAction | CloseAction;
+/** An open advisory's values moved again without restoring it: its record shows the new values. */
+export type UpdateAction = { type: "update"; id: string; revision: string; changes: EstimateChange[] };
+
+export type AdvisoryAction = OpenAction | CloseAction | UpdateAction;
 
 export type PlanInput = {
   /** The repo's open advisories, baselines read back from their stored records. */
@@ -34,8 +37,9 @@ export type PlanInput = {
 /**
  * Decides what a new revision does to the repo's advisories: close each open advisory whose
  * baseline is fully restored (a `fixed` event at this revision), and open one advisory for this
- * revision listing its advisory-worthy changes. Changes to keys an open advisory already covers
- * (including their restoration) raise nothing new. An empty list means: update nothing.
+ * revision listing its advisory-worthy changes. Changes to keys an open advisory already covers raise
+ * nothing new: while it stays open they update it (drift), and restoring all of them closes it.
+ * An empty list means: update nothing.
  */
 export function planAdvisory(input: PlanInput): { actions: AdvisoryAction[] } {
   const actions: AdvisoryAction[] = [];
@@ -44,7 +48,11 @@ export function planAdvisory(input: PlanInput): { actions: AdvisoryAction[] } {
     for (const key of Object.keys(advisory.baseline)) covered.add(key);
     if (isRestored(advisory.baseline, input)) {
       actions.push({ type: "close", id: advisory.id, fixed: input.revision });
+      continue;
     }
+    const drift = input.changes.filter((c) => c.key in advisory.baseline);
+    if (drift.length > 0)
+      actions.push({ type: "update", id: advisory.id, revision: input.revision, changes: drift });
   }
   const fresh = input.changes.filter((c) => c.advisory && !covered.has(c.key));
   if (fresh.length > 0) {
@@ -68,5 +76,23 @@ function isRestored(baseline: Baseline, input: PlanInput): boolean {
   return entries.every(([key, { value }]) => {
     if (input.state) return key in input.state && input.state[key] === value;
     return changed.has(key) && changed.get(key) === value;
+  });
+}
+
+const SINCE = "; since then: ";
+
+/**
+ * An advisory's changes after drift: each drifted key keeps its `before` (the baseline) and takes the
+ * new `after`; a behaviour change's sentence (which describes one step, not baseline to now) keeps the
+ * introducing step and adds the latest one ("...; since then: ..."). Keys that did not move are kept.
+ */
+export function applyDrift(changes: EstimateChange[], drift: EstimateChange[]): EstimateChange[] {
+  const moved = new Map(drift.map((c) => [c.key, c]));
+  return changes.map((c) => {
+    const d = moved.get(c.key);
+    if (!d) return c;
+    const first = c.summary?.split(SINCE)[0];
+    const summary = d.summary && first ? `${first}${SINCE}${d.summary}` : (d.summary ?? c.summary);
+    return { ...c, after: d.after, ...(summary ? { summary } : {}) };
   });
 }

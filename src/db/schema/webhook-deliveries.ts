@@ -6,7 +6,11 @@ import { webhookSubscriptions } from "./webhook-subscriptions.ts";
 export const deliveryStatuses = ["pending", "delivered", "failed", "dead"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
-/** Delivery state of one event to one subscription; one row per (subscriptionId, eventId). */
+/**
+ * Delivery state of one event to one subscription; one row per (subscriptionId, eventId), written in
+ * the transaction that records the event (the outbox). `nextAttemptAt` is the retry schedule, and while
+ * an attempt is in flight its lease: a worker that dies mid-attempt leaves it due again when that passes.
+ */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -27,5 +31,9 @@ export const webhookDeliveries = pgTable(
     check("webhook_deliveries_status_check", sql`${t.status} in ('pending', 'delivered', 'failed', 'dead')`),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'failed')`),
     index("webhook_deliveries_event_idx").on(t.eventId),
+    // A subscription's lane takes its next due delivery from here.
+    index("webhook_deliveries_lane_idx")
+      .on(t.subscriptionId, t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'failed')`),
   ],
 );

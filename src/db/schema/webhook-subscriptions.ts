@@ -5,10 +5,15 @@ export const webhookEventTypes = [
   "advisory.updated",
   "advisory.closed",
   "revision.processed",
+  "revision.changed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
-/** A webhook target; `repoFilter` is an exact repo name, 'owner/*', or null for every repo. */
+/**
+ * A webhook target; `repoFilter` is an exact repo name or a pattern with `*` ('owner/*', 'owner/Qwen3-*'),
+ * or null for every repo; `kinds` keeps only events about those change kinds (null: all). During a
+ * secret rotation `previousSecret` still signs (Standard Webhooks' multiple signatures) until it expires.
+ */
 export const webhookSubscriptions = pgTable("webhook_subscriptions", {
   id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
   url: text("url").notNull(),
@@ -16,6 +21,9 @@ export const webhookSubscriptions = pgTable("webhook_subscriptions", {
   secret: text("secret").notNull(),
   repoFilter: text("repo_filter"),
   events: text("events", { enum: webhookEventTypes }).array().notNull(),
+  kinds: text("kinds").array(),
+  previousSecret: text("previous_secret"),
+  previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
   enabled: boolean("enabled").notNull().default(true),
   disabledReason: text("disabled_reason"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { jobIdFor } from "../../queue/define-job.ts";
 import { listAttempts, listDeliveries } from "../../repositories/webhook-deliveries.repository.ts";
-import { authenticate } from "../../services/http/tokens.ts";
+import { authenticate, listTokens, revokeToken } from "../../services/http/tokens.ts";
 import { UserInputError, unwatchRepo, watchRepo } from "../../services/watch-repos.ts";
 import {
   createSubscription,
   deleteSubscription,
+  enableHook,
   listSubscriptions,
   publicSubscription,
   redeliver,
+  rotateSecret,
 } from "../../services/webhooks/subscriptions.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -27,19 +28,15 @@ export function adminRoutes(deps: AppDeps) {
       }
     });
     const enqueue = deps.enqueue ?? (async () => {});
-    const wh = () => ({
-      db: deps.db,
-      enqueue,
-      allowPrivateTargets: deps.allowPrivateTargets ?? false,
-      retryDelaysMs: deps.webhookRetryDelaysMs,
-    });
+    const wh = () => ({ db: deps.db, allowPrivateTargets: deps.allowPrivateTargets ?? false });
+    const id = (raw: string) => Number(raw) || 0;
 
     app.post("/api/repos", { bodyLimit: 4096 }, async (req, reply) => {
       const body = WatchBody.safeParse(req.body);
       if (!body.success) return reply.code(400).send({ error: "expected {repo: 'OWNER/NAME'}" });
       try {
         const created = await watchRepo(deps, body.data.repo);
-        await enqueue("poll-repo", { repo: body.data.repo }, { jobId: jobIdFor("poll", body.data.repo) });
+        await enqueue("poll-repo", { repo: body.data.repo });
         return reply.code(created ? 201 : 200).send({ repo: body.data.repo, created });
       } catch (err) {
         if (err instanceof UserInputError) return reply.code(400).send({ error: err.message });
@@ -83,9 +80,31 @@ export function adminRoutes(deps: AppDeps) {
     app.post<{ Params: { id: string; eventId: string } }>(
       "/api/subscriptions/:id/deliveries/:eventId/redeliver",
       async (req, reply) => {
-        const ok = await redeliver(wh(), Number(req.params.id) || 0, req.params.eventId);
-        return reply.code(ok ? 202 : 404).send({ queued: ok });
+        const subscriptionId = id(req.params.id);
+        const r = await redeliver(deps.db, subscriptionId, req.params.eventId);
+        if (!r.ok && r.reason === "disabled")
+          return reply.code(409).send({ queued: false, error: `subscription disabled: ${r.detail}` });
+        if (!r.ok) return reply.code(404).send({ queued: false, error: "no such delivery" });
+        await enqueue("deliver-webhook", { subscriptionId });
+        return reply.code(202).send({ queued: true });
       },
     );
+    app.post<{ Params: { id: string } }>("/api/subscriptions/:id/enable", async (req, reply) => {
+      const sub = await enableHook(deps.db, id(req.params.id));
+      if (!sub) return reply.code(404).send({ error: "no such subscription" });
+      // Deliveries still pending while it was disabled go out now.
+      await enqueue("deliver-webhook", { subscriptionId: sub.id });
+      return publicSubscription(sub);
+    });
+    app.post<{ Params: { id: string } }>("/api/subscriptions/:id/rotate-secret", async (req, reply) => {
+      const sub = await rotateSecret(deps.db, id(req.params.id));
+      if (!sub) return reply.code(404).send({ error: "no such subscription" });
+      return publicSubscription(sub, true);
+    });
+    app.get("/api/tokens", async () => listTokens(deps.db));
+    app.delete<{ Params: { id: string } }>("/api/tokens/:id", async (req, reply) => {
+      const token = await revokeToken(deps.db, id(req.params.id));
+      return token ? token : reply.code(404).send({ error: "no such token" });
+    });
   };
 }

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { jobIdFor } from "../../queue/define-job.ts";
 import { HubWebhook, planHubHook } from "../../services/http/hub-hook.ts";
 import type { AppDeps } from "../deps.ts";
 
@@ -38,8 +37,8 @@ export function hubHookRoutes(deps: AppDeps) {
       if (!plan.queued) return reply.code(202).send(plan);
       if (!deps.enqueue) return reply.code(503).send({ error: "no job runner" });
       const { repo, knownHead } = plan;
-      const payload = knownHead ? { repo, knownHead } : { repo };
-      await deps.enqueue("poll-repo", payload, { jobId: jobIdFor("poll", repo) });
+      // The runner gives it the poll's job id, so a poll already queued is not queued twice.
+      await deps.enqueue("poll-repo", knownHead ? { repo, knownHead } : { repo });
       return reply.code(202).send({ queued: true, repo });
     });
   };

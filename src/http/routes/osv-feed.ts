@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { renderAtom } from "../../services/http/atom.ts";
@@ -21,7 +21,6 @@ const FEED_CACHE = "public, max-age=60";
 /** Bulk feed for mirrors (GET and HEAD): all.zip, modified_id.csv, {id}.json, and an Atom feed. */
 export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
   const feed = () => cached("feed", () => loadFeed(deps.db));
-  const base = (req: FastifyRequest) => deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
   return async function routes(plain: FastifyInstance) {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get("/osv/all.zip", async (req, reply) => {
@@ -47,7 +46,7 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
     });
     app.get("/osv/feed.atom", async (req, reply) => {
       const f = await feed();
-      const body = renderAtom(f.rows.slice(0, 200), base(req), f.lastModified);
+      const body = renderAtom(f.rows.slice(0, 200), deps.publicUrl, f.lastModified);
       return sendCached(req, reply, {
         body,
         type: "application/atom+xml; charset=utf-8",

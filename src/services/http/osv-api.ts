@@ -49,13 +49,14 @@ async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRow[]> {
   }
   const all = await listAdvisoriesForRepoName(db, `${q.owner}/${q.name}`);
   const rows = all[0] ? await coveringCommit(db, all[0].repoId, all, q.commit) : [];
-  const url = q.gitUrl;
+  // Hub owners and names are case-insensitive: so is the match on the package URL.
+  const url = q.gitUrl?.toLowerCase();
   return url ? rows.filter((r) => packageNames(r.record).includes(url)) : rows;
 }
 
 function packageNames(record: Record<string, unknown>): string[] {
   const affected = (record.affected as { package?: { name?: string } }[]) ?? [];
-  return affected.map((a) => normalizeGitUrl(a.package?.name ?? ""));
+  return affected.map((a) => normalizeGitUrl(a.package?.name ?? "").toLowerCase());
 }
 
 function decodeToken(token: string | null): number {

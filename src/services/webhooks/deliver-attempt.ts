@@ -1,34 +1,34 @@
-import { getDelivery, recordAttempt } from "../../repositories/webhook-deliveries.repository.ts";
-import { disableSubscription, getEvent, getSubscription } from "../../repositories/webhooks.repository.ts";
+import { recordAttempt } from "../../repositories/webhook-deliveries.repository.ts";
+import {
+  disableSubscription,
+  getEvent,
+  type WebhookSubscription,
+} from "../../repositories/webhooks.repository.ts";
 import { maxAttempts, nextRetryDelay } from "./backoff.ts";
-import { signedHeaders } from "./secret.ts";
+import { signedHeaders, signingSecrets } from "./secret.ts";
 import { sendWebhook } from "./send.ts";
-import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "./types.ts";
+import type { WebhookDeps } from "./types.ts";
 
 export type AttemptOutcome = "delivered" | "retry" | "dead" | "disabled" | "skipped";
 
 /**
- * Makes one delivery attempt, logs it, and either finishes the delivery or queues the next attempt
- * with backoff. 2xx = delivered; 410 disables the subscription; a refused (SSRF) target is dead at once.
+ * Makes attempt number `attempt` of one claimed delivery, logs it, and sets the delivery's next state:
+ * 2xx = delivered; 410 disables the subscription; a refused (SSRF) target is dead at once; anything
+ * else is retried at the time the backoff (or a longer Retry-After) sets, stored on the delivery row.
  */
-export async function deliverWebhookAttempt(
+export async function deliverAttempt(
   deps: WebhookDeps,
-  ref: { subscriptionId: number; eventId: string },
+  sub: WebhookSubscription,
+  eventId: string,
+  attempt: number,
 ): Promise<AttemptOutcome> {
-  const [delivery, sub, event] = await Promise.all([
-    getDelivery(deps.db, ref.subscriptionId, ref.eventId),
-    getSubscription(deps.db, ref.subscriptionId),
-    getEvent(deps.db, ref.eventId),
-  ]);
-  if (!delivery || !sub || !event || delivery.status === "delivered" || delivery.status === "dead")
-    return "skipped";
-  if (!sub.enabled) return "skipped";
-  const attempt = delivery.attempts + 1;
+  const event = await getEvent(deps.db, eventId);
+  if (!event) return "skipped";
   const body = JSON.stringify(envelope(event));
   const res = await sendWebhook({
     url: sub.url,
     body,
-    headers: signedHeaders(sub.secret, event.id, body, new Date()),
+    headers: signedHeaders(signingSecrets(sub, new Date()), event.id, body, new Date()),
     allowPrivateTargets: deps.allowPrivateTargets,
     timeoutMs: deps.timeoutMs ?? 10_000,
     maxResponseBytes: 4096,
@@ -40,7 +40,8 @@ export async function deliverWebhookAttempt(
   const delay = backoff === null ? null : Math.max(backoff, Math.min(res.retryAfterS ?? 0, 86_400) * 1000);
   const status = ok ? "delivered" : delay === null ? "dead" : "failed";
   const logged = await recordAttempt(deps.db, {
-    ...ref,
+    subscriptionId: sub.id,
+    eventId,
     attempt,
     responseStatus: res.status,
     responseBody: res.responseBody,
@@ -49,7 +50,7 @@ export async function deliverWebhookAttempt(
     status,
     nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
   });
-  if (!logged) return "skipped"; // another run claimed this attempt number
+  if (!logged) return "skipped"; // subscription deleted meanwhile, or another run recorded this attempt
   if (res.blocked)
     deps.log?.warn({ url: sub.url, error: res.error, subscriptionId: sub.id }, "webhook target refused");
   if (res.status === 410) {
@@ -57,18 +58,12 @@ export async function deliverWebhookAttempt(
     return "disabled";
   }
   if (ok) return "delivered";
-  if (delay === null) {
-    deps.log?.warn(
-      { subscriptionId: sub.id, eventId: event.id, attempts: attempt, max: maxAttempts(delays) },
-      "webhook delivery dead",
-    );
-    return "dead";
-  }
-  await deps.enqueue(DELIVER_JOB, ref, {
-    jobId: deliverJobId(sub.id, event.id, attempt + 1),
-    delayMs: delay,
-  });
-  return "retry";
+  if (delay !== null) return "retry";
+  deps.log?.warn(
+    { subscriptionId: sub.id, eventId, attempts: attempt, max: maxAttempts(delays) },
+    "webhook delivery dead",
+  );
+  return "dead";
 }
 
 /** Standard Webhooks' recommended body `{type, timestamp, data}`, from `{type, data}` payloads or bare data. */

@@ -5,28 +5,40 @@ import { assertPublicHost } from "../../lib/ssrf.ts";
 import { getDelivery, reopenDelivery } from "../../repositories/webhook-deliveries.repository.ts";
 import {
   deleteSubscription,
+  enableSubscription,
+  getSubscription,
   listSubscriptions,
   createSubscription as storeSubscription,
+  updateSubscription,
   type WebhookSubscription,
 } from "../../repositories/webhooks.repository.ts";
 import { newWebhookSecret } from "./secret.ts";
-import { DELIVER_JOB, deliverJobId, type WebhookDeps } from "./types.ts";
 
-const REPO_FILTER = /^(\*|[A-Za-z0-9][A-Za-z0-9._-]*\/(\*|[A-Za-z0-9][A-Za-z0-9._-]*))$/;
+/** An exact repo name, or one with `*` wildcards ("*", "owner/*", "owner/Qwen3-*"). */
+const REPO_FILTER = /^(\*|[A-Za-z0-9*][A-Za-z0-9._*-]*\/[A-Za-z0-9.*_-]+)$/;
 
 export const SubscriptionInput = z.object({
   url: z.url({ protocol: /^https?$/ }),
-  repoFilter: z.string().regex(REPO_FILTER).nullable().optional(),
+  repoFilter: z.string().max(200).regex(REPO_FILTER).nullable().optional(),
   events: z
     .array(z.enum(webhookEventTypes))
     .min(1)
     .default([...webhookEventTypes]),
+  /** Change kinds to receive events about (e.g. prompt, eos_token, params_total); omitted: all. */
+  kinds: z
+    .array(z.string().regex(/^[a-z][a-z0-9_.]{0,63}$/))
+    .max(50)
+    .nullable()
+    .optional(),
 });
 export type SubscriptionInput = z.input<typeof SubscriptionInput>;
 
-/** Subscription as shown to its owner; the secret only at creation. */
+/** How long the previous secret still signs after a rotation, so receivers can switch over. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** Subscription as shown to its owner; secrets only at creation or rotation. */
 export function publicSubscription(s: WebhookSubscription, withSecret = false) {
-  const { secret, ...rest } = s;
+  const { secret, previousSecret, ...rest } = s;
   return withSecret ? { ...rest, secret } : rest;
 }
 
@@ -42,23 +54,52 @@ export async function createSubscription(
     secret: newWebhookSecret(),
     repoFilter: parsed.repoFilter ?? null,
     events: parsed.events,
+    kinds: parsed.kinds ?? null,
   });
 }
 
 export { deleteSubscription, listSubscriptions };
 
-/** Manual redelivery of one event to one subscription: back to pending, attempt queued now. */
-export async function redeliver(
-  deps: WebhookDeps,
-  subscriptionId: number,
-  eventId: string,
-): Promise<boolean> {
-  const d = await getDelivery(deps.db, subscriptionId, eventId);
-  if (!d) return false;
-  await reopenDelivery(deps.db, subscriptionId, eventId);
-  const ref = { subscriptionId, eventId };
-  await deps.enqueue(DELIVER_JOB, ref, {
-    jobId: `${deliverJobId(subscriptionId, eventId, d.attempts + 1)}__manual`,
+export type Redelivery =
+  | { ok: true }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "disabled"; detail: string };
+
+/**
+ * Manual redelivery of one event to one subscription: the delivery goes back to pending, due now,
+ * keeping its webhook-id; the caller queues the subscription's lane. A disabled subscription sends
+ * nothing, so it is refused with the reason it was disabled.
+ */
+export async function redeliver(db: Db, subscriptionId: number, eventId: string): Promise<Redelivery> {
+  const sub = await getSubscription(db, subscriptionId);
+  const d = sub ? await getDelivery(db, subscriptionId, eventId) : null;
+  if (!sub || !d) return { ok: false, reason: "not_found" };
+  if (!sub.enabled)
+    return { ok: false, reason: "disabled", detail: sub.disabledReason ?? "subscription disabled" };
+  await reopenDelivery(db, subscriptionId, eventId);
+  return { ok: true };
+}
+
+/** Re-enables a subscription; its deliveries still pending are sent again (the relay finds them). */
+export function enableHook(db: Db, id: number): Promise<WebhookSubscription | null> {
+  return enableSubscription(db, id);
+}
+
+/**
+ * A new signing secret; the old one keeps signing beside it (two `webhook-signature` entries) for
+ * `overlapMs`, so a receiver can switch secrets without rejecting a delivery.
+ */
+export async function rotateSecret(
+  db: Db,
+  id: number,
+  now: Date = new Date(),
+  overlapMs = ROTATION_OVERLAP_MS,
+): Promise<WebhookSubscription | null> {
+  const sub = await getSubscription(db, id);
+  if (!sub) return null;
+  return updateSubscription(db, id, {
+    secret: newWebhookSecret(),
+    previousSecret: sub.secret,
+    previousSecretExpiresAt: new Date(now.getTime() + overlapMs),
   });
-  return true;
 }

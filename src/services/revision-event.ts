@@ -1,0 +1,66 @@
+import type { EstimateChange } from "../core/advise/types.ts";
+import { listBehaviorChangesByRevision } from "../repositories/behavior-changes.repository.ts";
+import { listChangesByRevision } from "../repositories/changes.repository.ts";
+import type { Repo } from "../repositories/repos.repository.ts";
+import type { Revision } from "../repositories/revisions.repository.ts";
+import type { PipelineServices } from "./deps.ts";
+import type { OutboxEvent } from "./webhooks/outbox.ts";
+
+/** The links a revision event carries: the HTML revision page (absolute with PUBLIC_URL), the Hub commit. */
+export function revisionLinks(s: Pick<PipelineServices, "config">, repo: string, sha: string) {
+  const base = s.config.PUBLIC_URL?.replace(/\/+$/, "") ?? "";
+  const hub = s.config.HF_ENDPOINT.replace(/\/+$/, "");
+  return {
+    revision: `${base}/repos/${repo}/revisions/${sha}`,
+    history: `${base}/repos/${repo}`,
+    commit: `${hub}/${repo}/commit/${sha}`,
+  };
+}
+
+function describe(c: EstimateChange): string {
+  return c.summary ?? `${c.kind}: ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`;
+}
+
+/**
+ * The `revision.changed` event of a processed revision, or null when it changed nothing tracked: its
+ * change kinds (behaviour kinds such as `prompt` or `eos_token`, and estimate kinds such as
+ * `params_total` or `fit_verdict`), one summary sentence, the file changes and links. Read before the
+ * advise transaction; recorded inside it.
+ */
+export async function revisionChangedEvent(
+  s: PipelineServices,
+  repo: Repo,
+  revision: Revision,
+  parent: string | null,
+  estimateChanges: EstimateChange[],
+): Promise<OutboxEvent | null> {
+  const [files, behavior] = await Promise.all([
+    listChangesByRevision(s.db, revision.id),
+    listBehaviorChangesByRevision(s.db, revision.id),
+  ]);
+  if (files.length + behavior.length + estimateChanges.length === 0) return null;
+  const kinds = [...new Set([...behavior.map((b) => b.kind), ...estimateChanges.map((c) => c.kind)])];
+  const sentences = [...behavior.map((b) => b.summary), ...estimateChanges.map(describe)];
+  const summary =
+    sentences.length > 0
+      ? sentences.join("; ")
+      : `${files.length} file${files.length === 1 ? "" : "s"} changed, no behaviour or estimate change`;
+  return {
+    type: "revision.changed",
+    repo,
+    subject: `${repo.name}@${revision.sha}`,
+    kinds,
+    data: {
+      repo: repo.name,
+      sha: revision.sha,
+      parent,
+      title: revision.title ?? null,
+      kinds,
+      summary,
+      behavior: behavior.map((b) => ({ kind: b.kind, summary: b.summary })),
+      estimate: estimateChanges.map((c) => ({ kind: c.kind, key: c.key, before: c.before, after: c.after })),
+      files: files.map((f) => ({ path: f.path, category: f.category, kind: f.kind, summary: f.summary })),
+      links: revisionLinks(s, repo.name, revision.sha),
+    },
+  };
+}

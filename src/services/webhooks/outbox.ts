@@ -1,0 +1,41 @@
+import type { WebhookEventType } from "../../db/schema/index.ts";
+import type { Executor } from "../../db/types.ts";
+import { insertDelivery } from "../../repositories/webhook-deliveries.repository.ts";
+import { insertEvent, listSubscriptions, makeEventId } from "../../repositories/webhooks.repository.ts";
+import { subscriptionWants } from "./match.ts";
+
+export type OutboxEvent = {
+  type: WebhookEventType;
+  repo: { id: number; name: string } | null;
+  /** What makes this event unique (upstream facts: repo, shas, advisory + change): re-recording is a no-op. */
+  subject: string;
+  data: Record<string, unknown>;
+  /** Change kinds the event is about, for subscriptions filtering by kind. */
+  kinds?: readonly string[];
+};
+
+export type Recorded = { eventId: string; created: boolean; subscriptionIds: number[] };
+
+/**
+ * The outbox's write: stores the event (its id deterministic, the Standard Webhooks `webhook-id`) and
+ * one pending delivery per enabled subscription that wants it, on `ex`, which callers pass as the
+ * transaction that makes the change the event reports. Nothing is queued here: the returned
+ * subscriptions' lanes are queued by the job after commit, and the relay finds any that were not.
+ */
+export async function recordEvent(ex: Executor, e: OutboxEvent): Promise<Recorded> {
+  const id = makeEventId(e.type, e.subject);
+  const { created } = await insertEvent(ex, {
+    id,
+    type: e.type,
+    repoId: e.repo?.id ?? null,
+    payload: { type: e.type, data: e.data },
+  });
+  if (!created) return { eventId: id, created, subscriptionIds: [] };
+  const facts = { type: e.type, repo: e.repo?.name ?? null, kinds: e.kinds ?? [] };
+  const subscriptionIds: number[] = [];
+  for (const sub of await listSubscriptions(ex, { enabledOnly: true })) {
+    if (!subscriptionWants(sub, facts)) continue;
+    if (await insertDelivery(ex, sub.id, id)) subscriptionIds.push(sub.id);
+  }
+  return { eventId: id, created, subscriptionIds };
+}
