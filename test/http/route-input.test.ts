@@ -141,3 +141,25 @@ describe("POST /hooks/hub", () => {
     ]);
   });
 });
+
+describe("JSON API", () => {
+  it("a bad repo path, limit or cursor is 400 {error} saying which", async () => {
+    const cases: [string, string][] = [
+      ["/api/repos/-x/y/revisions", "expected /api/repos/OWNER/NAME/revisions"],
+      ["/api/repos/acme/tiny-lm/revisions?limit=0", "limit must be a whole number from 1 to 100"],
+      ["/api/repos/acme/tiny-lm/revisions?limit=2.5", "limit must be a whole number from 1 to 100"],
+      ["/api/repos/acme/tiny-lm/revisions?limit=x", "limit must be a whole number from 1 to 100"],
+      ["/api/repos/acme/tiny-lm/revisions?cursor=nope", "bad cursor"],
+      [`/api/repos/acme/tiny-lm/revisions?cursor=${"a".repeat(101)}`, "bad cursor"],
+    ];
+    for (const [url, error] of cases) {
+      const res = await get(url);
+      expect([res.statusCode, res.json()], url).toEqual([400, { error }]);
+    }
+    const page = (await get("/api/repos/acme/tiny-lm/revisions?limit=1")).json();
+    expect(page.revisions).toHaveLength(1);
+    const next = await get(`/api/repos/acme/tiny-lm/revisions?limit=1&cursor=${page.next_cursor}`);
+    expect(next.statusCode).toBe(200);
+    expect(next.json().revisions[0].sha).not.toBe(page.revisions[0].sha);
+  });
+});
