@@ -66,7 +66,14 @@ async function openDemo(config: Config, outDir: string): Promise<Demo> {
   const subscriber = await startDemoSubscriber(booted.services.db);
   // The demo's own subscriber listens on loopback.
   const services = Object.assign({}, booted.services, { webhookAllowPrivateTargets: true });
-  return { hub, booted, runner: embeddedRunner(services), log, dbDir, subscriber };
+  return {
+    hub,
+    booted,
+    runner: embeddedRunner(services, { metrics: booted.metrics }),
+    log,
+    dbDir,
+    subscriber,
+  };
 }
 
 type Costs = { first: HubCost; idle: HubCost; update: HubCost; repos: number };
@@ -155,7 +162,14 @@ async function serve(
 ): Promise<boolean> {
   // Loaded only with --serve: the HTTP stack is not needed otherwise.
   const { startServer } = await import("./serve-command.ts");
-  const server = await startServer({ config, db: booted.services.db, listen: booted.listen, runner, log });
+  const server = await startServer({
+    config,
+    db: booted.services.db,
+    listen: booted.listen,
+    runner,
+    log,
+    metrics: booted.metrics.registry,
+  });
   process.stdout.write(`hubwatch demo: serving the results on ${server.url} (Ctrl-C to stop)\n`);
   onShutdown(async () => {
     await server.close();

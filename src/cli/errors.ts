@@ -24,6 +24,10 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<number |
 
 function report(err: unknown): number {
   const e = err as { name?: string; message?: string; code?: string; stack?: string };
+  if (e?.name === "UnreachableError") {
+    process.stderr.write(`${e.message}\n`);
+    return 1;
+  }
   if (e && (FRIENDLY.has(e.name ?? "") || e.message?.startsWith("hubwatch:"))) {
     const message = e.message ?? "";
     process.stderr.write(message.startsWith("hubwatch:") ? `${message}\n` : `hubwatch: ${message}\n`);

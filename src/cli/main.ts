@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { type Config, loadConfig } from "../config/env.ts";
 import { registerAdminCommands } from "./admin-commands.ts";
 import { action, UsageError } from "./errors.ts";
+import { registerFailedCommands } from "./failed-commands.ts";
 import { registerScanCommand } from "./scan-register.ts";
 
 // Command modules are imported when their command runs: `--help` and `watch` load no pipeline code.
@@ -98,8 +99,15 @@ program
 
 program
   .command("run")
-  .description("embedded all-in-one: scheduler and workers in this process")
-  .action(action(async () => (await pipeline()).runCommand(cfg())));
+  .description("embedded all-in-one: scheduler, workers and the HTTP server (pages, APIs) in this process")
+  .option("--host <host>", "address to listen on (default: HOST)")
+  .option("--port <port>", "port to listen on, 0 for any free port (default: PORT)", port)
+  .option("--no-serve", "do not serve HTTP")
+  .action(
+    action(async (opts: { host?: string; port?: number; serve?: boolean }) =>
+      (await pipeline()).runCommand(cfg(), opts),
+    ),
+  );
 
 program
   .command("estimate")
@@ -166,6 +174,7 @@ program
   );
 
 registerAdminCommands(program, { config: cfg });
+registerFailedCommands(program, { config: cfg });
 registerScanCommand(program, { config: cfg });
 
 await program.parseAsync(process.argv);

@@ -1,12 +1,14 @@
 import { jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
+import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { readiness, startOpsServer } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import { listWatchedRepos } from "../services/watch-repos.ts";
 import { progressCounts } from "./demo-report.ts";
 import { UsageError } from "./errors.ts";
+import { assertCanListen, startServer } from "./serve-command.ts";
 
 type Out = { write(s: string): unknown };
 
@@ -16,6 +18,14 @@ function requireDistributed(config: Config, command: string): void {
       `hubwatch: \`${command}\` is for distributed mode: set DATABASE_URL and REDIS_URL (embedded mode: \`hubwatch run\`)`,
     );
   }
+}
+
+/** Releases the store, then rethrows: a process refusing to start leaves nothing open. */
+function closeThenThrow(booted: Pick<Booted, "close">) {
+  return async (err: unknown): Promise<never> => {
+    await booted.close().catch(() => {});
+    throw err;
+  };
 }
 
 /**
@@ -39,7 +49,7 @@ export async function pollCommand(
       return 0;
     }
     const before = await progressCounts(s.db);
-    const runner = embeddedRunner(s);
+    const runner = embeddedRunner(s, { metrics: booted.metrics });
     await runner.start();
     await runner.enqueue("relay-webhooks", {});
     await runner.enqueue("poll-all", {});
@@ -66,12 +76,20 @@ export async function pollCommand(
 export async function schedulerCommand(config: Config): Promise<number | undefined> {
   requireDistributed(config, "scheduler");
   const booted = await bootServices(config);
-  const runner = distributedRunner(config, booted.services);
+  await reachRedis(config, booted.services.log).catch(closeThenThrow(booted));
+  const runner = distributedRunner(config, booted.services, { metrics: booted.metrics });
   const log = booted.services.log;
+  const stopOps = await startOpsServer(config, booted.services.db, booted.metrics, log).catch(
+    async (err: unknown) => {
+      await runner.close();
+      return closeThenThrow(booted)(err);
+    },
+  );
   const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
   log.info({ cron: config.HUBWATCH_POLL_CRON, relay: config.HUBWATCH_RELAY_CRON }, "scheduler started");
   onShutdown(
     async () => {
+      await stopOps();
       await scheduler.stop();
       await runner.close();
       await booted.close();
@@ -87,16 +105,25 @@ export type WorkerOptions = { concurrency?: number; lockMs?: number; stalledMs?:
 export async function workerCommand(config: Config, opts: WorkerOptions): Promise<number | undefined> {
   requireDistributed(config, "worker");
   const booted = await bootServices(config);
+  await reachRedis(config, booted.services.log).catch(closeThenThrow(booted));
   const runner = distributedRunner(config, booted.services, {
     concurrency: opts.concurrency,
     lockDurationMs: opts.lockMs,
     stalledIntervalMs: opts.stalledMs,
+    metrics: booted.metrics,
   });
-  await runner.start();
   const log = booted.services.log;
+  const stopOps = await startOpsServer(config, booted.services.db, booted.metrics, log).catch(
+    async (err: unknown) => {
+      await runner.close();
+      return closeThenThrow(booted)(err);
+    },
+  );
+  await runner.start();
   log.info({ concurrency: opts.concurrency ?? config.HUBWATCH_WORKER_CONCURRENCY }, "worker started");
   onShutdown(
     async () => {
+      await stopOps();
       await runner.close();
       await booted.close();
     },
@@ -105,19 +132,45 @@ export async function workerCommand(config: Config, opts: WorkerOptions): Promis
   return undefined;
 }
 
-/** `hubwatch run`: embedded all-in-one: scheduler ticks and the in-process runner, polling at start too. */
-export async function runCommand(config: Config): Promise<number | undefined> {
+/**
+ * `hubwatch run`: embedded all-in-one: scheduler ticks, the in-process runner (polling at start too) and
+ * the HTTP surfaces (`serve`'s pages, APIs, probes and metrics), so one process owns the PGlite folder.
+ */
+export async function runCommand(
+  config: Config,
+  listen: { host?: string; port?: number; serve?: boolean } = {},
+): Promise<number | undefined> {
+  const serving = listen.serve !== false;
+  if (serving) await assertCanListen(listen.host ?? config.HOST, listen.port ?? config.PORT);
   const booted = await bootServices(config);
-  const runner = embeddedRunner(booted.services);
+  const runner = embeddedRunner(booted.services, { metrics: booted.metrics });
   const log = booted.services.log;
   await runner.start();
+  const server = serving
+    ? await startServer({
+        config,
+        db: booted.services.db,
+        listen: booted.listen,
+        runner,
+        log,
+        ready: readiness(config, booted.services.db),
+        metrics: booted.metrics.registry,
+        host: listen.host,
+        port: listen.port,
+      }).catch(async (err: unknown) => {
+        await runner.close();
+        return closeThenThrow(booted)(err);
+      })
+    : undefined;
   const scheduler = startScheduler(config, jobs, runner, (err) => log.error({ err }, "tick failed"));
   // Deliveries left due by the previous process (the outbox), then a poll.
   await runner.enqueue("relay-webhooks", {});
   await runner.enqueue("poll-all", {});
-  log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind }, "running (embedded)");
+  if (server) process.stdout.write(`hubwatch: running (embedded), serving on ${server.url}\n`);
+  log.info({ cron: config.HUBWATCH_POLL_CRON, store: booted.kind, url: server?.url }, "running (embedded)");
   onShutdown(
     async () => {
+      await server?.close();
       await scheduler.stop();
       await runner.close();
       await booted.close();

@@ -6,7 +6,9 @@ import type { Listen } from "../db/listen.ts";
 import { watchStoreChanges } from "../db/store-changes.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
+import type { AppDeps } from "../http/deps.ts";
+import { bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { readiness } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { JobRunner } from "../queue/types.ts";
@@ -19,6 +21,10 @@ export type StartServerOptions = {
   listen?: Listen;
   /** Producer for Hub-webhook polls and webhook deliveries; the caller owns (starts, closes) it. */
   runner?: Pick<JobRunner<JobRegistry>, "enqueue">;
+  /** `/readyz` checks and `/metrics` (the serve command passes both; the demo neither). */
+  ready?: AppDeps["ready"];
+  metrics?: AppDeps["metrics"];
+  failedJobs?: AppDeps["failedJobs"];
   /** Override config.HOST / config.PORT (the demo passes port 0 for any free port). */
   host?: string;
   port?: number;
@@ -39,6 +45,9 @@ export async function startServer(
     hubWebhookSecret: config.HUB_WEBHOOK_SECRET,
     allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
     log: opts.log,
+    ready: opts.ready,
+    metrics: opts.metrics,
+    failedJobs: opts.failedJobs,
   });
   const host = opts.host ?? config.HOST;
   const port = opts.port ?? config.PORT;
@@ -58,7 +67,7 @@ export async function startServer(
 }
 
 /** Binds and releases the address, so a busy port is reported before anything else starts. */
-async function assertCanListen(host: string, port: number): Promise<void> {
+export async function assertCanListen(host: string, port: number): Promise<void> {
   const probe = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -96,9 +105,14 @@ export async function runServeCommand(
   await assertCanListen(listen.host ?? config.HOST, listen.port ?? config.PORT);
   const booted = await bootServices(config);
   const log = booted.services.log;
+  if (isDistributed(config))
+    await reachRedis(config, log).catch(async (err: unknown) => {
+      await booted.close().catch(() => {});
+      throw err;
+    });
   const runner = isDistributed(config)
-    ? distributedRunner(config, booted.services)
-    : embeddedRunner(booted.services);
+    ? distributedRunner(config, booted.services, { metrics: booted.metrics })
+    : embeddedRunner(booted.services, { metrics: booted.metrics });
   if (!isDistributed(config)) await runner.start();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -108,6 +122,9 @@ export async function runServeCommand(
       listen: booted.listen,
       runner,
       log,
+      ready: readiness(config, booted.services.db),
+      metrics: booted.metrics.registry,
+      ...("failedJobs" in runner && { failedJobs: runner.failedJobs }),
       ...listen,
     });
   } catch (err) {

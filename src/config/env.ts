@@ -2,6 +2,11 @@ import { z } from "zod";
 import { DEFAULT_BEHAVIOR_RULES } from "../core/advise/behavior-rules.ts";
 import { BEHAVIOR_KINDS } from "../core/diff/behavior.ts";
 
+/** An empty variable (`DATABASE_URL=`) means unset, as it always has. */
+function unsetIfEmpty<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === "" ? undefined : v), schema);
+}
+
 /** Every setting hubwatch reads from the environment, parsed once at process start and passed down. */
 export const Env = z.object({
   HF_ENDPOINT: z
@@ -39,18 +44,21 @@ export const Env = z.object({
     .min(1024)
     .default(100_000_000)
     .describe("Largest safetensors header read (the format's 100 MB limit; huggingface_hub uses 25 MB)."),
-  DATABASE_URL: z
-    .string()
-    .optional()
-    .describe("postgres:// URL for distributed mode. Unset: embedded PGlite in HUBWATCH_DATA_DIR."),
-  REDIS_URL: z
-    .string()
-    .optional()
-    .describe("redis:// URL for BullMQ in distributed mode. Unset: in-process runner."),
-  HUBWATCH_DATA_DIR: z
-    .string()
-    .default(".hubwatch")
-    .describe("Where embedded mode keeps its PGlite database."),
+  DATABASE_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, "expected a postgres:// or postgresql:// URL")
+      .optional(),
+  ).describe("postgres:// URL for distributed mode. Unset: embedded PGlite in HUBWATCH_DATA_DIR."),
+  REDIS_URL: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, "expected a redis:// or rediss:// URL")
+      .optional(),
+  ).describe("redis:// URL for BullMQ in distributed mode. Unset: in-process runner."),
+  HUBWATCH_DATA_DIR: unsetIfEmpty(z.string().default(".hubwatch")).describe(
+    "Where embedded mode keeps its PGlite database.",
+  ),
   HUBWATCH_POLL_CRON: z
     .string()
     .default("*/15 * * * *")
@@ -71,6 +79,15 @@ export const Env = z.object({
     .describe(
       "Jobs one worker process (or the embedded runner) runs at once per queue; one per repo at a time.",
     ),
+  HUBWATCH_START_TIMEOUT_S: z.coerce
+    .number()
+    .min(0)
+    .max(3600)
+    .default(30)
+    .describe("How long a starting process retries an unreachable PostgreSQL or Redis before exiting 1."),
+  HUBWATCH_HEALTH_PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).optional()).describe(
+    "worker and scheduler: serve /healthz, /readyz and /metrics on this port (HOST address).",
+  ),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z

@@ -1,12 +1,15 @@
 import rateLimit from "@fastify/rate-limit";
+import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { isStoreUnavailable } from "../db/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { createResponseCache } from "./response-cache.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
+import { failedApiRoutes } from "./routes/failed-api.ts";
 import { hubHookRoutes } from "./routes/hub-hook.ts";
 import { jsonApiRoutes } from "./routes/json-api.ts";
+import { opsRoutes } from "./routes/ops.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
 import { osvFeedRoutes } from "./routes/osv-feed.ts";
 import { pageRoutes } from "./routes/pages.ts";
@@ -62,6 +65,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(status).send({ error: message });
   });
   app.get("/healthz", async () => ({ ok: true }));
+  await app.register(opsRoutes({ ready: deps.ready ?? storeOnly(deps), metrics: deps.metrics }));
   const cached = createResponseCache(deps.storeGeneration);
   await app.register(osvApiRoutes(deps, cached));
   await app.register(osvFeedRoutes(deps, cached));
@@ -70,5 +74,18 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jsonApiRoutes(deps));
   await app.register(adminRoutes(deps));
   await app.register(hubHookRoutes(deps));
+  await app.register(failedApiRoutes(deps));
   return app;
+}
+
+/** Readiness when the caller named no checks: the store answers a trivial query. */
+function storeOnly(deps: AppDeps) {
+  return async () => {
+    try {
+      await deps.db.execute(sql`select 1`);
+      return [{ name: "postgresql", ok: true }];
+    } catch (err) {
+      return [{ name: "postgresql", ok: false, error: err instanceof Error ? err.message : String(err) }];
+    }
+  };
 }

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { JobRegistry } from "../../jobs/index.ts";
 import type { Db } from "../db/types.ts";
+import type { FailedJobs } from "../ops/failed-jobs.ts";
 import type { Enqueue } from "../queue/types.ts";
+import type { OpsDeps } from "./routes/ops.ts";
 
 /** Everything the HTTP app needs, built by the caller (serve command, demo, tests). */
 export type AppDeps = {
@@ -25,6 +27,12 @@ export type AppDeps = {
   storeGeneration?: () => number | null;
   /** OSV page size (OSV.dev: 1,000); smaller in tests to exercise page tokens. */
   osvPageSize?: number;
+  /** `/readyz` checks; absent: PostgreSQL only, through `db`. */
+  ready?: OpsDeps["ready"];
+  /** Jobs that failed for good (distributed mode), for `/api/failed`. */
+  failedJobs?: FailedJobs;
+  /** Served at `/metrics` when given. */
+  metrics?: OpsDeps["metrics"];
   /** Retry schedule for webhook deliveries (tests shorten it). */
   webhookRetryDelaysMs?: readonly number[];
 };

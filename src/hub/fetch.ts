@@ -30,6 +30,8 @@ export type HubOptions = {
   budget?: HubBudget;
   /** Largest safetensors header read, in bytes (default 100,000,000, the format's own limit). */
   maxHeaderBytes?: number;
+  /** Told of every answer (status 0: none came), e.g. for metrics. */
+  onResponse?: (url: string, status: number, headers?: Headers) => void;
 };
 
 export const DEFAULT_HUB_URL = "https://huggingface.co";
@@ -65,9 +67,11 @@ export function hubFetch(opts: HubOptions): typeof fetch {
     try {
       res = await base(input, { ...init, signal });
     } catch (err) {
+      opts.onResponse?.(url, 0);
       throw toHubError(err, url);
     }
     opts.budget?.observe(bucket, res.status, res.headers);
+    opts.onResponse?.(url, res.status, res.headers);
     counter.byStatus[res.status] = (counter.byStatus[res.status] ?? 0) + 1;
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});

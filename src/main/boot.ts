@@ -6,8 +6,11 @@ import { type MigrationReport, migrateDatabase } from "../db/migrate.ts";
 import type { Db, DbKind } from "../db/types.ts";
 import { createHubBudget, parseBudget } from "../hub/budget.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
+import { createMetrics, type Metrics } from "../ops/metrics.ts";
+import { storeFigures } from "../repositories/ops.repository.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
+import { describeUrl, pingRedis, reachWithin } from "./dependencies.ts";
 
 export type Booted = {
   services: PipelineServices;
@@ -18,6 +21,8 @@ export type Booted = {
   hub: HubClient;
   /** LISTEN on the store (the HTTP response cache follows the store generation). */
   listen: Listen;
+  /** This process's /metrics: Hub requests, job timings, and the store's figures at scrape time. */
+  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -39,10 +44,8 @@ export function createLogger(config: Config): Logger {
  * HUBWATCH_DATA_DIR), migrated; the Hub client; a logger. `close` releases the store.
  */
 export async function bootServices(config: Config, opts: BootOptions = {}): Promise<Booted> {
-  const handle = await createDatabase(
-    opts.database ??
-      (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR }),
-  );
+  const log = opts.log ?? createLogger(config);
+  const handle = await openStore(config, opts.database, log);
   let migrations: MigrationReport;
   try {
     migrations = await migrateDatabase(handle.db, handle.kind);
@@ -50,15 +53,47 @@ export async function bootServices(config: Config, opts: BootOptions = {}): Prom
     await handle.close();
     throw err;
   }
-  const { services, hub } = servicesFor(config, handle.db, opts);
-  return { services, kind: handle.kind, migrations, hub, listen: handle.listen, close: () => handle.close() };
+  const metrics = createMetrics({ store: () => storeFigures(handle.db) });
+  const { services, hub } = servicesFor(config, handle.db, { ...opts, log, metrics });
+  return {
+    services,
+    kind: handle.kind,
+    migrations,
+    hub,
+    metrics,
+    listen: handle.listen,
+    close: () => handle.close(),
+  };
+}
+
+/**
+ * The store, retried for HUBWATCH_START_TIMEOUT_S when it is PostgreSQL (it may start after us), each
+ * lost connection later logged as one warning line.
+ */
+async function openStore(config: Config, database: DatabaseOptions | undefined, log: Logger) {
+  const options: DatabaseOptions =
+    database ??
+    (config.DATABASE_URL ? { databaseUrl: config.DATABASE_URL } : { dataDir: config.HUBWATCH_DATA_DIR });
+  if (!options.databaseUrl) return createDatabase(options);
+  const url = options.databaseUrl;
+  return reachWithin(
+    `PostgreSQL at ${describeUrl(url)}`,
+    config.HUBWATCH_START_TIMEOUT_S * 1000,
+    () =>
+      createDatabase({
+        ...options,
+        onConnectionError: (err) =>
+          log.warn({ dependency: "postgresql", err: err.message }, "connection lost"),
+      }),
+    (message) => log.warn({ dependency: "postgresql" }, message),
+  );
 }
 
 /** The services bag over an open store (tests pass their own database handle). */
 export function servicesFor(
   config: Config,
   db: Db,
-  opts: Pick<BootOptions, "hubUrl" | "log"> = {},
+  opts: Pick<BootOptions, "hubUrl" | "log"> & { metrics?: Metrics } = {},
 ): { services: PipelineServices; hub: HubClient } {
   const hub = createHubClient({
     hubUrl: opts.hubUrl ?? config.HF_ENDPOINT,
@@ -68,6 +103,7 @@ export function servicesFor(
       api: parseBudget(config.HUBWATCH_HUB_BUDGET),
       resolvers: parseBudget(config.HUBWATCH_RESOLVER_BUDGET),
     }),
+    ...(opts.metrics && { onResponse: opts.metrics.hubResponse }),
   });
   const services: PipelineServices = {
     config,
@@ -78,6 +114,18 @@ export function servicesFor(
     fetch: globalThis.fetch,
   };
   return { services, hub };
+}
+
+/** Redis reached within HUBWATCH_START_TIMEOUT_S (distributed mode), or an UnreachableError. */
+export async function reachRedis(config: Config, log: Logger): Promise<void> {
+  const url = config.REDIS_URL;
+  if (!url) return;
+  await reachWithin(
+    `Redis at ${describeUrl(url)}`,
+    config.HUBWATCH_START_TIMEOUT_S * 1000,
+    () => pingRedis(url),
+    (message) => log.warn({ dependency: "redis" }, message),
+  );
 }
 
 /** Distributed mode needs both a shared store and a shared queue. */

@@ -24,7 +24,16 @@ export type BullmqRunnerOptions<S, J extends AnyJob> = {
   /** Lock and stalled-check timings (ms); short in tests so a killed worker's job is recovered fast. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
-  onFailed?: (info: { name: string; jobId: string; error: string; final: boolean }) => void;
+  onFailed?: (info: {
+    name: string;
+    jobId: string;
+    error: string;
+    final: boolean;
+    payload?: unknown;
+    attempts?: number;
+  }) => void;
+  /** Redis trouble (a connection lost, a command refused): `source` names the connection or queue. */
+  onConnectionError?: (source: string, error: string) => void;
   onCompleted?: (info: { name: string; jobId: string }) => void;
 };
 
@@ -39,6 +48,10 @@ export function createBullmqRunner<S, J extends AnyJob>(options: BullmqRunnerOpt
     lazyConnect: true,
   });
   const consumer = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const connectionError = (source: string) => (err: unknown) =>
+    options.onConnectionError?.(source, errorMessage(err));
+  producer.on("error", connectionError("producer"));
+  consumer.on("error", connectionError("consumer"));
   const queues = new Map<QueueName, Queue>();
   const workers: Worker[] = [];
   let connecting: Promise<void> | undefined;
@@ -47,6 +60,7 @@ export function createBullmqRunner<S, J extends AnyJob>(options: BullmqRunnerOpt
     let q = queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: producer, prefix: options.prefix });
+      q.on("error", connectionError(`queue:${name}`));
       queues.set(name, q);
     }
     return q;
@@ -137,13 +151,18 @@ export function createBullmqRunner<S, J extends AnyJob>(options: BullmqRunnerOpt
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
     );
-    worker.on("error", (err) =>
-      options.onFailed?.({ name: `worker:${name}`, jobId: "", error: errorMessage(err), final: false }),
-    );
+    worker.on("error", connectionError(`worker:${name}`));
     worker.on("failed", (bullJob, err) => {
       if (!bullJob) return;
       const final = bullJob.attemptsMade >= (bullJob.opts.attempts ?? 1) || err instanceof UnrecoverableError;
-      options.onFailed?.({ name: bullJob.name, jobId: bullJob.id ?? "", error: errorMessage(err), final });
+      options.onFailed?.({
+        name: bullJob.name,
+        jobId: bullJob.id ?? "",
+        error: errorMessage(err),
+        final,
+        payload: bullJob.data,
+        attempts: bullJob.attemptsMade,
+      });
     });
     worker.on("completed", (bullJob) =>
       options.onCompleted?.({ name: bullJob.name, jobId: bullJob.id ?? "" }),

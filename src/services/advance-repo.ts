@@ -67,13 +67,19 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
     const advised = await step("advise", () => adviseRevision(s, repo, revision, estimate));
     // Files were read, so access is granted now (a token added); a revision that needed none proves nothing.
     if (repo.status === "gated" && fetched > 0) await setRepoStatus(s.db, repo.id, "ok", null);
-    s.log.debug(
-      { repo: name, sha: revision.sha, ms, total: Math.round(performance.now() - t0) },
-      "revision done",
+    s.log.info(
+      { repo: name, sha: revision.sha, outcome: "done", ms, total: Math.round(performance.now() - t0) },
+      "revision processed",
     );
     outcome = { ...IDLE, sha: revision.sha, status: "done", ...advised };
   } catch (err) {
     const status = await settle(s, repo, revision, err);
+    const total = Math.round(performance.now() - t0);
+    const reason = err instanceof Error ? err.message : String(err);
+    s.log[status === "failed" ? "warn" : "info"](
+      { repo: name, sha: revision.sha, outcome: status, err: reason, ms, total },
+      "revision processed",
+    );
     outcome = { ...IDLE, sha: revision.sha, status };
     if (status === "gated") return outcome;
   }
@@ -107,7 +113,6 @@ async function settle(
   }
   const kind = findingKind(err, message);
   if (!kind) throw err;
-  s.log.warn({ repo: repo.name, sha: revision.sha, kind, err: message }, "revision failed");
   await withTransaction(s.db, async (tx) => {
     await markRevisionFailed(tx, revision.id, `${kind}: ${message}`, s.now());
     await recordFinding(tx, { repoId: repo.id, sha: revision.sha, kind, message });

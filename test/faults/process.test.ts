@@ -41,7 +41,7 @@ type Run = {
   prefix: string;
   env: Record<string, string>;
   tick(): Promise<void>;
-  worker(args?: string[]): Worker;
+  worker(args?: string[], env?: Record<string, string>): Worker;
   scheduler(cron: string): Worker;
 };
 
@@ -83,8 +83,14 @@ async function distributedRun(opts: {
         await producer.close();
       }
     },
-    worker(args = []) {
-      const w = spawnHubwatch("worker", env, ["--lock-ms", "2000", "--stalled-ms", "500", ...args]);
+    worker(args = [], extraEnv = {}) {
+      const w = spawnHubwatch("worker", { ...env, ...extraEnv }, [
+        "--lock-ms",
+        "2000",
+        "--stalled-ms",
+        "500",
+        ...args,
+      ]);
       cleanups.push(() => w.kill("SIGKILL"));
       return w;
     },
@@ -120,6 +126,49 @@ async function tickUntilSettled(run: Run, everyMs = 1500, timeoutMs = 60_000): P
     },
     timeoutMs,
   );
+}
+
+/** Revisions done so far, read on a connection of its own (the test's may have been cut). */
+async function doneCountAll(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  c.on("error", () => {});
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: number }>(
+      "select count(*)::int as n from revisions where status = 'done'",
+    );
+    return rows[0]!.n;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+/**
+ * Holds a lock that blocks every write to `revisions` (reads go on). `blocked()` says whether a
+ * worker's backend now waits on it inside an explicit transaction (BEGIN earlier than the statement).
+ */
+async function holdInTransaction(url: string) {
+  const doneBefore = await doneCountAll(url);
+  const c = new pg.Client({ connectionString: url });
+  const gone = new Promise<void>((resolve) => {
+    c.on("error", () => resolve());
+    c.on("end", () => resolve());
+  });
+  await c.connect();
+  await c.query("begin");
+  await c.query("lock table revisions in share row exclusive mode");
+  return {
+    doneBefore,
+    async blocked() {
+      await c.query("select pg_stat_clear_snapshot()"); // else the transaction sees its first snapshot only
+      const { rows } = await c.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where application_name = 'hubwatch-worker' and wait_event_type = 'Lock' and xact_start < query_start`,
+      );
+      return rows[0]!.n > 0;
+    },
+    lost: () => gone,
+  };
 }
 
 async function doneCount(run: Run, repo: string): Promise<number> {
@@ -174,34 +223,63 @@ describe("process faults (distributed mode)", () => {
     expect(await storeInvariants(run)).toEqual([]);
   });
 
-  it("PostgreSQL restarted mid-run (private cluster, immediate mode): jobs retry, nothing half-written", async () => {
-    const repos = healthyRepos();
+  it("PostgreSQL restarted 3 times in immediate mode while workers hold clients mid-transaction: workers stay up, end state equals a clean run", async () => {
+    const repos = healthyRepos(6);
     const expected = await referenceOutcome(repos);
     const cluster = await startPgCluster(await freePort());
     cleanups.push(() => cluster.stop());
+    const workerUrl = `${cluster.url}?application_name=hubwatch-worker`;
     const run = await distributedRun({ repos, databaseUrl: cluster.url, redisUrl: inject("redisUrl") });
-    run.hub.setFault({ kind: "delay", ms: 300, times: 40, route: "resolve" });
-    const worker = run.worker();
+    // Slow downloads keep the run going through every restart.
+    run.hub.setFault({ kind: "delay", ms: 150, times: 200, route: "resolve" });
+    const workers = [1, 2].map(() =>
+      run.worker(["--concurrency", "4"], { DATABASE_URL: workerUrl, HUBWATCH_START_TIMEOUT_S: "60" }),
+    );
     await run.tick();
-    await waitFor("a first revision done", async () => (await doneCount(run, A)) >= 1, 30_000);
-    expect(await allSettled(run)).toBe(false); // the restart lands mid-run
-    await cluster.restart();
+    for (let restart = 1; restart <= 3; restart++) {
+      // Writers to `revisions` block on a lock this test holds: workers are then inside open transactions
+      // (BEGIN sent, a statement waiting) on checked-out clients, the moment a crash hurts most.
+      const held = await holdInTransaction(cluster.url);
+      await waitFor(
+        `restart ${restart}: a worker blocked inside a transaction`,
+        () => held.blocked(),
+        60_000,
+      );
+      await cluster.restart();
+      await held.lost();
+      await waitFor(
+        `restart ${restart}: progress after the restart`,
+        async () => (await doneCountAll(cluster.url)) > held.doneBefore,
+        120_000,
+      ).catch((err) => {
+        const state = workers.map((w) => `exit ${w.proc.exitCode ?? w.proc.signalCode ?? "none (running)"}`);
+        throw new Error(`${err}\nworkers: ${state.join(", ")}\n${workers[0]!.output().slice(-3000)}`);
+      });
+    }
     await run.sql.end().catch(() => {});
     run.sql = new pg.Client({ connectionString: cluster.url });
     await run.sql.connect();
     cleanups.push(() => run.sql.end());
-    // Usually settled in seconds. The worker runs the real retry schedule (10 s base, doubling), and on a
-    // loaded machine a job can meet the restart on several attempts (10 + 20 + 40 + 80 s): wait that out.
-    await tickUntilSettled(run, 1500, 200_000).catch((err) => {
-      // A timeout here is the one to diagnose: say what the worker was doing.
+    // Jobs that met a restart retry on the real schedule (10 s base, doubling): wait that out.
+    await tickUntilSettled(run, 1500, 240_000).catch((err) => {
       throw new Error(
-        `${err instanceof Error ? err.message : err}\nworker output:\n${worker.output().slice(-4000)}`,
+        `${err instanceof Error ? err.message : err}\nworker output:\n${workers[0]!.output().slice(-4000)}`,
       );
     });
-    expect(worker.proc.exitCode).toBeNull();
+    for (const w of workers) {
+      expect(w.proc.exitCode).toBeNull();
+      expect(w.proc.signalCode).toBeNull();
+      expect(w.output()).not.toMatch(/Unhandled 'error' event|uncaught/i);
+    }
+    // The workers saw the connections die, and said so in one JSON line each time.
+    const lost = workers
+      .flatMap((w) => w.output().split("\n"))
+      .filter((l) => l.includes('"connection lost"'));
+    expect(lost.length).toBeGreaterThanOrEqual(3);
+    for (const line of lost) expect(JSON.parse(line)).toMatchObject({ dependency: "postgresql" });
     expect(await outcomeOf(run.sql)).toEqual(expected);
     expect(await storeInvariants(run)).toEqual([]);
-  }, 260_000);
+  }, 600_000);
 
   it("the scheduler running twice (two `hubwatch scheduler` processes ticking every second, two workers): every revision fetched and stored once", async () => {
     const repos = healthyRepos();

@@ -110,7 +110,14 @@ export async function startRedis(port: number): Promise<RedisServer> {
   return server;
 }
 
-export type PgCluster = { url: string; restart(): Promise<void>; stop(): Promise<void> };
+export type PgCluster = {
+  url: string;
+  restart(): Promise<void>;
+  /** Stops the server (immediate mode), keeping its data for `resume()`. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+};
 
 const PG_BIN = (() => {
   try {
@@ -166,6 +173,12 @@ export async function startPgCluster(port: number): Promise<PgCluster> {
     url: `postgres://postgres@127.0.0.1:${port}/hubwatch`,
     async restart() {
       ctl("restart", ["-m", "immediate"]);
+    },
+    async halt() {
+      ctl("stop", ["-m", "immediate"]);
+    },
+    async resume() {
+      ctl("start");
     },
     async stop() {
       try {
