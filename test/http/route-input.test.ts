@@ -5,6 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
+import { createToken } from "../../src/services/http/tokens.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { seedHistory } from "./seed.ts";
 
@@ -161,5 +162,41 @@ describe("JSON API", () => {
     const next = await get(`/api/repos/acme/tiny-lm/revisions?limit=1&cursor=${page.next_cursor}`);
     expect(next.statusCode).toBe(200);
     expect(next.json().revisions[0].sha).not.toBe(page.revisions[0].sha);
+  });
+});
+
+describe("POST /api/failed/retry", () => {
+  it("answers a body that is neither {repo} nor {all: true} with 400 saying so, after the token check", async () => {
+    const { token } = await createToken(db.db, "route-input");
+    const retry = (payload: string | undefined, authorization?: string) =>
+      app.inject({
+        method: "POST",
+        url: "/api/failed/retry",
+        ...(payload === undefined ? {} : { payload }),
+        headers: {
+          ...(payload === undefined ? {} : { "content-type": "application/json" }),
+          ...(authorization ? { authorization } : {}),
+        },
+      });
+    expect((await retry('{"all": false}')).statusCode).toBe(401);
+    const expected = { error: "expected {repo: 'OWNER/NAME'} or {all: true}" };
+    for (const body of [undefined, '{"all": false}', '{"repo": 5}', '{"repo": "a/b", "all": true}', "[]"]) {
+      const res = await retry(body, `Bearer ${token}`);
+      expect([res.statusCode, res.json()], String(body)).toEqual([400, expected]);
+    }
+    // A well-formed body gets past the schema (this app has no queue, so it cannot requeue).
+    for (const body of ['{"repo": "acme/tiny-lm"}', '{"all": true}']) {
+      const res = await retry(body, `Bearer ${token}`);
+      expect([res.statusCode, res.json()], body).toEqual([
+        503,
+        { error: "this server has no queue to retry on" },
+      ]);
+    }
+    const twice = await app.inject({
+      method: "GET",
+      url: "/api/failed?repo=a/b&repo=c/d",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect([twice.statusCode, twice.json()]).toEqual([400, { error: "expected ?repo=OWNER/NAME" }]);
   });
 });
