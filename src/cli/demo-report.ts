@@ -1,13 +1,17 @@
+import { repoKind } from "../core/diff/repo-kind.ts";
 import type { Db } from "../db/types.ts";
 import { listAdvisoriesByRepo } from "../repositories/advisories.repository.ts";
 import { listBehaviorChangesByRevision } from "../repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../repositories/changes.repository.ts";
 import { listFindings } from "../repositories/findings.repository.ts";
 import { listRepos } from "../repositories/repos.repository.ts";
+import { getManifest } from "../repositories/revision-files.repository.ts";
 import { listRevisionsByRepo } from "../repositories/revisions.repository.ts";
 
 export type DemoCounts = {
   repos: { total: number; byStatus: Record<string, number> };
+  /** Repos by kind (transformers, gguf, ...), from each repo's newest processed revision. */
+  kinds: Record<string, number>;
   revisions: { total: number; byStatus: Record<string, number>; forcePushedAway: number };
   changes: Record<string, number>;
   promptChanges: { changed: number; unchanged: number };
@@ -27,6 +31,7 @@ function bump(into: Record<string, number>, key: string): void {
 export async function countStore(db: Db): Promise<DemoCounts> {
   const out: DemoCounts = {
     repos: { total: 0, byStatus: {} },
+    kinds: {},
     revisions: { total: 0, byStatus: {}, forcePushedAway: 0 },
     changes: {},
     promptChanges: { changed: 0, unchanged: 0 },
@@ -39,6 +44,8 @@ export async function countStore(db: Db): Promise<DemoCounts> {
   for (const repo of await listRepos(db)) {
     out.repos.total += 1;
     bump(out.repos.byStatus, repo.status);
+    const newest = (await listRevisionsByRepo(db, repo.id, { status: "done", newestFirst: true }))[0];
+    if (newest) bump(out.kinds, repoKind((await getManifest(db, newest.id)).map((f) => f.path)));
     for (const rev of await listRevisionsByRepo(db, repo.id, { includeForcePushedAway: true })) {
       out.revisions.total += 1;
       bump(out.revisions.byStatus, rev.status);
@@ -103,6 +110,7 @@ export function formatSummary(
     pairs(Object.fromEntries(Object.entries(h.byRoute).map(([k, v]) => [k, v.requests])));
   return [
     `repos        ${c.repos.total} (${pairs(c.repos.byStatus)})`,
+    `repo kinds   ${pairs(c.kinds)}`,
     `revisions    ${c.revisions.total} (${pairs(c.revisions.byStatus)}; ${c.revisions.forcePushedAway} force-pushed away)`,
     `changes      ${pairs(c.changes)}`,
     `templates    ${c.promptChanges.changed} change(s) alter rendered prompts, ${c.promptChanges.unchanged} do not`,

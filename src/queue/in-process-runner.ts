@@ -85,7 +85,8 @@ export function createInProcessRunner<S, J extends AnyJob>(
   }
 
   function addFollowUps(followUps: readonly FollowUp[] | undefined): void {
-    for (const f of followUps ?? []) add(f.job, f.payload, f);
+    // By name: the registry this runner was given (e.g. instrumented handlers) wins over the definition.
+    for (const f of followUps ?? []) add(byName.get(f.job.name) ?? f.job, f.payload, f);
   }
 
   function runnable(e: Entry, now: number): boolean {

@@ -6,6 +6,7 @@ import type { NewChange } from "../repositories/changes.repository.ts";
 import type { RevisionFiles } from "./change-builders.ts";
 import { ggufBehaviorFacts, ggufHeaders, ggufServedTemplate } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
+import { embeddingFacts } from "./sentence-transformers-files.ts";
 
 const JSON_FILES = ["config.json", "generation_config.json", "tokenizer_config.json"] as const;
 
@@ -51,6 +52,8 @@ function side(files: RevisionFiles): BehaviorSide {
   out.templates = { ...extractChatTemplates(texts), ...ggufServedTemplate(files) };
   const gguf = ggufBehaviorFacts(files);
   if (gguf) out.files["*.gguf"] = gguf;
+  const embedding = embeddingFacts(files);
+  if (embedding) out.files["sentence-transformers"] = embedding;
   return out;
 }
 

@@ -9,6 +9,7 @@ import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
+import { sentenceTransformersOf, withSentenceTransformers } from "./sentence-transformers-files.ts";
 
 export const NO_CONFIG = "no config.json in this revision";
 
@@ -76,7 +77,8 @@ export function computeEstimate(files: Map<string, FileState>): Estimate {
   const parsed: unknown = JSON.parse(config.content);
   const list = tensors(modelShards(files));
   try {
-    return estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
+    const e = estimate(parsed, list.length > 0 ? { checkpoint: { tensors: list } } : {});
+    return withSentenceTransformers(e, sentenceTransformersOf(files));
   } catch (err) {
     if (err instanceof EstimatorInputError)
       throw new BadUpstreamDataError("bad_config", `config.json: ${err.message}`);

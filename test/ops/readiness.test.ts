@@ -44,7 +44,7 @@ describe("readiness", () => {
     expect(pgDown.body.error).toMatch(/^postgresql is down \(/);
     expect((await probe(`${base}/healthz`)).status).toBe(200);
     const query = JSON.stringify({ package: { purl: "pkg:huggingface/acme/model" } });
-    expect((await fetch(`${base}/v1/query`, { method: "POST", body: query })).status).toBe(500);
+    expect((await fetch(`${base}/v1/query`, { method: "POST", body: query })).status).toBe(503);
     await cluster.resume();
     await waitFor("ready after PostgreSQL is back", readyIs(200), 30_000);
 

@@ -88,6 +88,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
     const repos = new Map((await s.db.select().from(schema.repos)).map((r) => [r.id, r.name]));
     const summary = advisories.map((a) => `${repos.get(a.repoId)} ${a.status}`).sort();
     expect(summary).toEqual([
+      "BAAI/bge-base-en-v1.5 open", // a Dense module adds 196,864 parameters
       "Qwen/QwQ-32B open", // rendered prompt changed (the generation prompt opens <think>)
       "Qwen/QwQ-32B open", // EOS token: generation also stops at <|im_end|>
       "Qwen/Qwen2.5-7B-Instruct open", // rendered prompt changed (default system prompt)
@@ -96,6 +97,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
       "Qwen/Qwen3-0.6B open", // EOS token: generation_config.json deleted
       "Qwen/Qwen3-1.7B closed", // 32 layers, reverted to 28
       "Qwen/Qwen3-4B-Instruct-2507 open", // 48 layers: full fine-tune no longer fits
+      "hubwatch-gguf/Meta-Llama-3.1-8B-Instruct-GGUF open", // re-made quants: Llama 3.1 template, <|eot_id|> EOS
       "openai-community/gpt2 open", // vocabulary padded
     ]);
     for (const a of advisories) {

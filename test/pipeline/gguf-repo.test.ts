@@ -10,6 +10,7 @@ import { listAdvisoriesByRepo } from "../../src/repositories/advisories.reposito
 import { listBehaviorChangesByRevision } from "../../src/repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
 import { getEstimate } from "../../src/repositories/estimates.repository.ts";
+import { listFindings } from "../../src/repositories/findings.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
@@ -148,6 +149,10 @@ describe("a GGUF repo through the pipeline", () => {
       const page = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}/revisions/${revs[4]!.sha}` });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("token_embd.weight");
+      // One row per quant file in the estimate, its file name and quant.
+      expect(page.body).toMatch(
+        /<tr><td><code>Meta-Llama-3\.1-8B-Instruct-IQ4_XS\.gguf<\/code><\/td><td>IQ4_XS<\/td>/,
+      );
       expect(page.body).toMatch(/<th>serve Q4_K_M<\/th>/);
       expect(page.body).toMatch(/<th>serve IQ4_XS<\/th>/);
       const repoPage = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}` });
@@ -156,4 +161,41 @@ describe("a GGUF repo through the pipeline", () => {
       await app.close();
     }
   });
+});
+
+describe("a GGUF file that is not GGUF", () => {
+  it("fails its revision with a bad_header finding instead of retrying", async () => {
+    const bad = {
+      id: "hubwatch-fixtures/broken-GGUF",
+      commits: [
+        {
+          title: "upload",
+          date: "2024-01-01T00:00:00Z",
+          changes: { "m-Q4_K_M.gguf": { kind: "text" as const, text: "GGUF?" } },
+        },
+      ],
+    };
+    const hub = await startReplayHub({ repos: [bad] });
+    const store = await freshPgliteDatabase();
+    try {
+      const s = pipelineServices(store.db, hub).services;
+      const runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
+      await runner.start();
+      await watchRepo(s, bad.id);
+      await runner.enqueue("poll-all", {});
+      await runner.idle();
+      await runner.close();
+      const repo = (await getRepoByName(s.db, bad.id))!;
+      const [rev] = await listRevisionsByRepo(s.db, repo.id);
+      expect(rev?.status).toBe("failed");
+      expect(rev?.error).toMatch(
+        /^bad_header: Bad GGUF header in hubwatch-fixtures\/broken-GGUF@\w+\/m-Q4_K_M\.gguf/,
+      );
+      const findings = await listFindings(s.db, { limit: 10 });
+      expect(findings.map((f) => f.kind)).toEqual(["bad_header"]);
+    } finally {
+      await store.close();
+      await hub.close();
+    }
+  }, 60_000);
 });

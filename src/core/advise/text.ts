@@ -14,6 +14,7 @@ const KIND_TITLES: Record<EstimateChange["kind"], string> = {
   context_length: "Context length / RoPE",
   generation_defaults: "Generation defaults",
   torch_dtype: "torch_dtype",
+  embedding: "Embedding output (pooling, normalisation, dimension, max length)",
 };
 
 /**

@@ -5,6 +5,7 @@ import {
   canonicalJson,
   compareFields,
   DTYPE_FIELDS,
+  EMBEDDING_FIELDS,
   type FieldList,
   NOT_GENERATION_DEFAULTS,
   readField,
@@ -21,6 +22,7 @@ const TITLES = {
   context_length: "context length or RoPE scaling changed",
   generation_defaults: "default generation parameters changed",
   torch_dtype: "torch_dtype changed",
+  embedding: "embedding output changed",
 } as const;
 
 /**
@@ -43,6 +45,7 @@ export function detectBehaviorChanges(
   pushValues(out, "context_length", compareFields(before, after, CONTEXT_FIELDS));
   pushValues(out, "generation_defaults", compareFields(before, after, generationFields(before, after)));
   pushValues(out, "torch_dtype", compareFields(before, after, DTYPE_FIELDS));
+  pushValues(out, "embedding", compareFields(before, after, EMBEDDING_FIELDS));
   return out;
 }
 

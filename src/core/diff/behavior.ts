@@ -14,6 +14,7 @@ export const BEHAVIOR_KINDS = [
   "context_length",
   "generation_defaults",
   "torch_dtype",
+  "embedding",
 ] as const;
 export type BehaviorKind = (typeof BEHAVIOR_KINDS)[number];
 
@@ -49,7 +50,10 @@ type Json = Record<string, unknown>;
 export type BehaviorSide = {
   /** `*.gguf`: a GGUF repo's facts from its first GGUF file's header (eos_token, bos_token, context_length). */
   files: Partial<
-    Record<"config.json" | "generation_config.json" | "tokenizer_config.json" | "*.gguf", Json | null>
+    Record<
+      "config.json" | "generation_config.json" | "tokenizer_config.json" | "*.gguf" | "sentence-transformers",
+      Json | null
+    >
   >;
   tokenizer?: TokenizerSummary | null;
   templates: Record<string, string>;
@@ -89,6 +93,11 @@ const CONTEXT_FIELDS: [string, string][] = [
   ["tokenizer_config.json", "model_max_length"],
   ["*.gguf", "context_length"],
 ];
+
+/** A sentence-transformers model's output: pooling, normalisation, dimension, max sequence length. */
+const EMBEDDING_FIELDS: [string, string][] = ["pooling", "normalize", "dimension", "max_seq_length"].map(
+  (f): [string, string] => ["sentence-transformers", f],
+);
 
 const DTYPE_FIELDS: [string, string][] = [
   ["config.json", "torch_dtype"],
@@ -152,4 +161,4 @@ function fileOf(s: BehaviorSide, file: string): Json | null | undefined {
   return s.files[file as keyof BehaviorSide["files"]];
 }
 
-export { CONTEXT_FIELDS, DTYPE_FIELDS, NOT_GENERATION_DEFAULTS, TOKEN_FIELDS };
+export { CONTEXT_FIELDS, DTYPE_FIELDS, EMBEDDING_FIELDS, NOT_GENERATION_DEFAULTS, TOKEN_FIELDS };

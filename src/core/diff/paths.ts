@@ -6,6 +6,7 @@ export type PathCategory =
   | "weights"
   | "other";
 
+const ST_FILES = new Set(["modules.json", "sentence_bert_config.json", "config_sentence_transformers.json"]);
 const TOKENIZER_FILES = new Set(["tokenizer_config.json", "special_tokens_map.json", "tokenizer.json"]);
 
 /**
@@ -15,6 +16,8 @@ const TOKENIZER_FILES = new Set(["tokenizer_config.json", "special_tokens_map.js
  */
 export function classifyPath(path: string): PathCategory {
   if (path === "config.json") return "config";
+  // sentence-transformers: the module list, its settings and each module's config (1_Pooling/config.json...).
+  if (ST_FILES.has(path) || /^\d+_[A-Za-z]+\/config\.json$/.test(path)) return "config";
   if (path === "generation_config.json") return "generation_config";
   if (TOKENIZER_FILES.has(path)) return "tokenizer";
   if (path === "chat_template.jinja" || path === "chat_template.json") return "chat_template";

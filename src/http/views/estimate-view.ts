@@ -50,7 +50,26 @@ ${rows.map(([label, f]) => {
   const after = p(a, f);
   return html`<tr><th>${label}</th>${hasPrev ? html`<td class="num">${before}</td>` : ""}${cell(before, after, hasPrev)}</tr>`;
 })}</tbody></table>`;
-  return html`${summary}${fitTable(a, b)}<p class="muted">estimator ${cur?.estimatorVersion ?? ""}</p>`;
+  return html`${summary}${ggufFiles(a)}${fitTable(a, b)}<p class="muted">estimator ${cur?.estimatorVersion ?? ""}</p>`;
+}
+
+type GgufFileRow = {
+  path: string;
+  quant: string;
+  params: number;
+  weight_bytes: number;
+  bits_per_weight: number;
+  kv_bytes_per_token: number;
+  serve_bytes: number;
+};
+
+/** A GGUF repo's estimate: one row per quant file (exact parameters and weight bytes from its header). */
+function ggufFiles(e: Estimate): SafeHtml {
+  const files = (e as { gguf?: { files?: GgufFileRow[] } }).gguf?.files;
+  if (!Array.isArray(files) || files.length === 0) return html``;
+  return html`<table class="estimate gguf"><thead><tr><th>GGUF file</th><th>Quant</th><th>Parameters</th><th>Weights</th><th>Bits/weight</th><th>KV per token</th><th>Serve</th></tr></thead><tbody>
+${files.map((f) => html`<tr><td><code>${f.path}</code></td><td>${f.quant}</td><td class="num">${fmtCount(f.params)}</td><td class="num">${fmtBytes(f.weight_bytes)}</td><td class="num">${String(f.bits_per_weight)}</td><td class="num">${fmtBytes(f.kv_bytes_per_token)}</td><td class="num">${fmtBytes(f.serve_bytes)}</td></tr>`)}
+</tbody></table>`;
 }
 
 function fitTable(a: Estimate, b: Estimate | null): SafeHtml {

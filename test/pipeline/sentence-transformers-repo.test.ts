@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
+import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
+import type { SentenceTransformersJson } from "../../src/core/estimator/sentence-transformers.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import { ST_REPO, sentenceTransformersRepo } from "../../src/replay-hub/fixtures/repos-kinds.ts";
+import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
+import { listBehaviorChangesByRevision } from "../../src/repositories/behavior-changes.repository.ts";
+import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
+import { getEstimate } from "../../src/repositories/estimates.repository.ts";
+import { getRepoByName } from "../../src/repositories/repos.repository.ts";
+import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
+import type { PipelineServices } from "../../src/services/deps.ts";
+import { watchRepo } from "../../src/services/watch-repos.ts";
+import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
+import { pipelineServices } from "./harness.ts";
+
+// A sentence-transformers repo through the pipeline: module files snapshotted and diffed, the estimate
+// counting every module, pooling and dimension changes as behaviour changes, the page.
+describe("a sentence-transformers repo through the pipeline", () => {
+  let hub: ReplayHub;
+  let store: TestDatabase;
+  let s: PipelineServices;
+  let runner: InProcessRunner<JobRegistry>;
+
+  beforeAll(async () => {
+    hub = await startReplayHub({ repos: [sentenceTransformersRepo()] });
+    store = await freshPgliteDatabase();
+    s = pipelineServices(store.db, hub).services;
+    runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
+    await runner.start();
+    await watchRepo(s, ST_REPO);
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+  }, 120_000);
+
+  afterAll(async () => {
+    await runner?.close();
+    await store?.close();
+    await hub?.close();
+  });
+
+  async function rows(i: number) {
+    const repo = (await getRepoByName(s.db, ST_REPO))!;
+    const r = (await listRevisionsByRepo(s.db, repo.id))[i]!;
+    const changes = (await listChangesByRevision(s.db, r.id)).map((c) => [
+      c.path,
+      c.category,
+      c.kind,
+      c.summary,
+    ]);
+    const behaviour = (await listBehaviorChangesByRevision(s.db, r.id)).map((b) => [b.kind, b.summary]);
+    const e = (await getEstimate(s.db, r.id, ESTIMATOR_VERSION))?.result as {
+      params: { total: number };
+      sentence_transformers: SentenceTransformersJson;
+    };
+    return { repo, sha: r.sha, status: r.status, changes, behaviour, e };
+  }
+
+  it("the upload: module files tracked, the estimate carries pooling, dimension and max length", async () => {
+    expect(runner.failures).toEqual([]);
+    const up = await rows(1);
+    expect(up.status).toBe("done");
+    expect(up.changes.map((c) => c[0])).toEqual(
+      expect.arrayContaining([
+        "modules.json",
+        "1_Pooling/config.json",
+        "sentence_bert_config.json",
+        "config.json",
+      ]),
+    );
+    expect(up.e.sentence_transformers).toMatchObject({
+      pooling: "cls",
+      normalize: true,
+      dimension: 768,
+      max_seq_length: 512,
+      dense_params: 0,
+    });
+    // The BertModel reader's count for bert-base with its pooler (the estimate of the config alone).
+    expect(up.e.params.total).toBe(109_482_240);
+  });
+
+  it("a pooling switch and a Dense projection are embedding behaviour changes; Dense parameters count", async () => {
+    const pool = await rows(2);
+    expect(pool.changes).toEqual([
+      [
+        "1_Pooling/config.json",
+        "config",
+        "modified",
+        "$.pooling_mode_cls_token true -> false; $.pooling_mode_mean_tokens false -> true",
+      ],
+    ]);
+    expect(pool.behaviour).toEqual([
+      ["embedding", 'embedding output changed: sentence-transformers pooling "cls" -> "mean"'],
+    ]);
+    const dense = await rows(3);
+    expect(dense.behaviour).toEqual([
+      ["embedding", "embedding output changed: sentence-transformers dimension 768 -> 256"],
+    ]);
+    expect(dense.e.sentence_transformers.dense_params).toBe(768 * 256 + 256);
+    expect(dense.e.params.total - pool.e.params.total).toBe(768 * 256 + 256);
+    // The parameter count moved: an advisory, as for any model.
+    const advisories = await listAdvisoriesByRepo(s.db, dense.repo.id);
+    expect(advisories.map((a) => a.introducedSha)).toEqual([dense.sha]);
+    const app = await createApp({ db: s.db });
+    try {
+      const page = await app.inject({ method: "GET", url: `/repos/${ST_REPO}/revisions/${dense.sha}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain("2_Dense/config.json");
+      expect(page.body).toContain("embedding output changed");
+    } finally {
+      await app.close();
+    }
+  });
+});
