@@ -1,7 +1,7 @@
 /**
  * Import rules for `npm run lint` (dependency-cruiser): no cycles, and the layers: src/core is pure (no
- * imports of ours from outside it, no I/O modules), services never import the HTTP layer. Test files may
- * import test helpers from anywhere.
+ * imports of ours from outside it, no I/O modules), services never import the HTTP layer, and routes reach
+ * data through services. Test files may import test helpers from anywhere.
  */
 const notTests = "\\.test\\.ts$";
 module.exports = {
@@ -47,6 +47,15 @@ module.exports = {
         "Services never import the HTTP layer (src/http); shared helpers belong in src/core or src/lib.",
       from: { path: "^src/services/" },
       to: { path: "^src/http/" },
+    },
+    {
+      name: "routes-through-services",
+      severity: "error",
+      comment:
+        "Routes reach data through services (src/services), never src/repositories or src/db directly; type-only imports are fine.",
+      // admin-api.ts is not yet moved behind services.
+      from: { path: "^src/http/routes/", pathNot: [notTests, "^src/http/routes/admin-api\\.ts$"] },
+      to: { path: "^src/(repositories|db)/", dependencyTypesNot: ["type-only"] },
     },
   ],
   options: {

@@ -13,6 +13,7 @@ import { opsRoutes } from "./routes/ops.ts";
 import { osvApiRoutes } from "./routes/osv-api.ts";
 import { osvFeedRoutes } from "./routes/osv-feed.ts";
 import { pageRoutes } from "./routes/pages.ts";
+import { firstIssueMessage, useZodSchemas } from "./validation.ts";
 
 /** Builds the HTTP app (no listen): OSV API and feed, badges, history pages, admin API, Hub webhook. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -22,7 +23,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // Percent-encoded dots and slashes must not turn into path segments we then trust.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     trustProxy: false,
+    schemaErrorFormatter: firstIssueMessage,
   });
+  useZodSchemas(app);
   // OSV.dev's docs use `curl -d '{...}'`, which sends form or text content types: read those as JSON too.
   app.addContentTypeParser(
     ["application/x-www-form-urlencoded", "text/plain"],

@@ -1,25 +1,40 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { parseBadgeOverrides } from "../../core/badge/index.ts";
 import { badgeSvg, loadBadge } from "../../services/http/badges.ts";
-import { isRepoPart } from "../../services/http/parse-osv-query.ts";
 import { quoteEtag, sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ResponseCache } from "../response-cache.ts";
+import { repoPart } from "../validation.ts";
 
 const METRIC = /^([a-z0-9][a-z0-9_-]{0,79})\.(json|svg)$/;
+const BAD_PATH = "expected /badges/OWNER/NAME/METRIC.json or .svg";
+const BadgeParams = z.object({
+  owner: repoPart(BAD_PATH),
+  name: repoPart(BAD_PATH),
+  file: z
+    .string()
+    .regex(METRIC, { error: BAD_PATH })
+    .transform((file) => {
+      const [, metric = "", ext] = METRIC.exec(file) ?? [];
+      return { metric, ext };
+    }),
+});
+/** SVG look overrides; a value that is not a single string is ignored, as an unknown style or colour is. */
+const Override = z.string().optional().catch(undefined);
+const BadgeQuery = z.object({ style: Override, label: Override, color: Override, labelColor: Override });
 
 /** Shields endpoint JSON and ready SVG per repo and metric, with ETag/304; unknown repos get a grey badge. */
 export function badgeRoutes(deps: AppDeps, cached: ResponseCache) {
-  return async function routes(app: FastifyInstance) {
-    app.get<{ Params: { owner: string; name: string; file: string }; Querystring: Record<string, unknown> }>(
+  return async function routes(plain: FastifyInstance) {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    app.get(
       "/badges/:owner/:name/:file",
+      { schema: { params: BadgeParams, querystring: BadgeQuery } },
       async (req, reply) => {
         const { owner, name, file } = req.params;
-        const m = METRIC.exec(file);
-        if (!m || !isRepoPart(owner) || !isRepoPart(name)) {
-          return reply.code(400).send({ error: "expected /badges/OWNER/NAME/METRIC.json or .svg" });
-        }
-        const [, metric = "", ext] = m;
+        const { metric, ext } = file;
         const repo = `${owner}/${name}`;
         const badge = await cached(`badge\n${repo}\n${metric}`, () => loadBadge(deps.db, repo, metric));
         const cacheControl = `public, max-age=${Math.max(300, badge.json.cacheSeconds ?? 300)}`;
@@ -34,7 +49,7 @@ export function badgeRoutes(deps: AppDeps, cached: ResponseCache) {
         // Opened directly, an SVG is a document: no scripts, no external loads.
         reply.header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'");
         reply.header("x-content-type-options", "nosniff");
-        const overrides = parseBadgeOverrides(req.query ?? {});
+        const overrides = parseBadgeOverrides(req.query);
         const body = badgeSvg(badge, overrides);
         const plain = Object.keys(overrides).length === 0;
         const etag =

@@ -1,29 +1,44 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { decodeCursor, MAX_PAGE, reposJson, revisionsJson } from "../../services/http/repos-json.ts";
 import type { AppDeps } from "../deps.ts";
 
-const RepoPart = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/);
+const BAD_PATH = "expected /api/repos/OWNER/NAME/revisions";
+const RepoPart = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/, { error: BAD_PATH });
+const RevisionsParams = z.object({ owner: RepoPart, name: RepoPart });
+const BAD_LIMIT = `limit must be a whole number from 1 to ${MAX_PAGE}`;
 const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(20),
-  cursor: z.string().max(100).optional(),
+  limit: z.coerce
+    .number({ error: BAD_LIMIT })
+    .int({ error: BAD_LIMIT })
+    .min(1, { error: BAD_LIMIT })
+    .max(MAX_PAGE, { error: BAD_LIMIT })
+    .default(20),
+  // The cursor as the seq it names: the page starts below it.
+  cursor: z
+    .string()
+    .max(100, { error: "bad cursor" })
+    .transform((cursor, ctx) => {
+      const seq = decodeCursor(cursor);
+      if (seq === null) ctx.addIssue("bad cursor");
+      return seq ?? z.NEVER;
+    })
+    .optional(),
 });
 
 /** Public, read-only JSON twin of the history pages (no token, like the pages it mirrors). */
 export function jsonApiRoutes(deps: AppDeps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(plain: FastifyInstance) {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get("/api/repos", async () => reposJson(deps.db));
-    app.get<{ Params: { owner: string; name: string } }>(
+    app.get(
       "/api/repos/:owner/:name/revisions",
+      { schema: { params: RevisionsParams, querystring: PageQuery } },
       async (req, reply) => {
         const { owner, name } = req.params;
-        if (!RepoPart.safeParse(owner).success || !RepoPart.safeParse(name).success)
-          return reply.code(400).send({ error: "expected /api/repos/OWNER/NAME/revisions" });
-        const q = PageQuery.safeParse(req.query);
-        if (!q.success) return reply.code(400).send({ error: z.prettifyError(q.error) });
-        const beforeSeq = q.data.cursor === undefined ? undefined : decodeCursor(q.data.cursor);
-        if (beforeSeq === null) return reply.code(400).send({ error: "bad cursor" });
-        const page = await revisionsJson(deps.db, `${owner}/${name}`, { limit: q.data.limit, beforeSeq });
+        const { limit, cursor: beforeSeq } = req.query;
+        const page = await revisionsJson(deps.db, `${owner}/${name}`, { limit, beforeSeq });
         if (!page) return reply.code(404).send({ error: `${owner}/${name} is not watched` });
         return page;
       },

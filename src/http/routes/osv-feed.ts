@@ -1,18 +1,28 @@
 import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { renderAtom } from "../../services/http/atom.ts";
 import { getVuln } from "../../services/http/osv-api.ts";
 import { loadFeed } from "../../services/http/osv-feed.ts";
 import { sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ResponseCache } from "../response-cache.ts";
+import { notFoundOnInvalid } from "../validation.ts";
 
-const ID = /^x_HUBWATCH-[0-9]{4}-[0-9]{4,}$/;
+/** `{id}.json` for an advisory id of ours; the route answers with the id. Anything else names nothing: 404. */
+const RecordFile = z.object({
+  file: z
+    .string()
+    .regex(/^x_HUBWATCH-[0-9]{4}-[0-9]{4,}\.json$/)
+    .transform((file) => file.slice(0, -".json".length)),
+});
 const FEED_CACHE = "public, max-age=60";
 
 /** Bulk feed for mirrors (GET and HEAD): all.zip, modified_id.csv, {id}.json, and an Atom feed. */
 export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
   const feed = () => cached("feed", () => loadFeed(deps.db));
-  return async function routes(app: FastifyInstance) {
+  return async function routes(plain: FastifyInstance) {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get("/osv/all.zip", async (req, reply) => {
       const f = await feed();
       reply.header("content-disposition", 'attachment; filename="all.zip"');
@@ -44,10 +54,12 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
         cacheControl: FEED_CACHE,
       });
     });
-    app.get<{ Params: { file: string } }>("/osv/:file", async (req, reply) => {
-      const id = req.params.file.replace(/\.json$/, "");
-      if (!req.params.file.endsWith(".json") || !ID.test(id))
-        return reply.code(404).send({ error: "not found" });
+    const recordRoute = {
+      schema: { params: RecordFile },
+      schemaErrorFormatter: notFoundOnInvalid("not found"),
+    };
+    app.get("/osv/:file", recordRoute, async (req, reply) => {
+      const id = req.params.file;
       const record = await cached(`vuln\n${id}`, () => getVuln(deps.db, id));
       if (!record) return reply.code(404).send({ error: "not found" });
       const body = JSON.stringify(record, null, 2);

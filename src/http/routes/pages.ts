@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { loadIndex, loadRepoHistory, loadRevision } from "../../services/http/history.ts";
-import { isRepoPart } from "../../services/http/parse-osv-query.ts";
 import { loadRecent, RecentKind } from "../../services/http/recent.ts";
 import { sendCached, strongEtag } from "../caching.ts";
 import type { AppDeps } from "../deps.ts";
 import type { ResponseCache } from "../response-cache.ts";
+import { invalidFields, repoPart } from "../validation.ts";
 import { FAVICON_SVG } from "../views/favicon.ts";
 import { html } from "../views/html.ts";
 import { renderIndexPage } from "../views/index-page.ts";
@@ -12,8 +14,10 @@ import { layout, STYLE } from "../views/layout.ts";
 import { renderRepoPage } from "../views/repo-page.ts";
 import { renderRevisionPage } from "../views/revision-page.ts";
 
-type RepoParams = { owner: string; name: string };
-const SHA = /^[0-9a-f]{40}$/;
+// Which page a failed check shows is chosen by the field that failed (see onInvalidInput).
+const IndexQuery = z.object({ kind: RecentKind.default("all") });
+const RepoParams = z.object({ owner: repoPart("bad name"), name: repoPart("bad name") });
+const RevisionParams = RepoParams.extend({ sha: z.string().regex(/^[0-9a-f]{40}$/) });
 
 /** Pages run no script and load only our stylesheet and images (charts are inline SVG). */
 const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'";
@@ -61,10 +65,30 @@ const notWatched = (reply: FastifyReply, repo: string) =>
   );
 const badName = (reply: FastifyReply) =>
   sendPage(reply, 400, layout("Bad repo name", html`<h1>Bad repo name</h1><p>Expected OWNER/NAME.</p>`));
+const badFilter = (reply: FastifyReply) =>
+  sendPage(
+    reply,
+    400,
+    layout(
+      "Bad filter",
+      html`<h1>Bad filter</h1><p>Unknown kind.</p><p><a href="/">All recent changes</a></p>`,
+    ),
+  );
+
+/** Input that fails a page's schema gets an HTML page; any other error goes on to the app's handler. */
+function onInvalidInput(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  const fields = invalidFields(err);
+  if (!fields) throw err;
+  if (fields.includes("owner") || fields.includes("name")) return badName(reply);
+  if (fields.includes("sha")) return notFound(reply, "A revision is a full 40-character commit sha.");
+  return badFilter(reply);
+}
 
 /** Server-rendered revision history: index, repo timeline, revision diff. No JavaScript anywhere. */
 export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(plain: FastifyInstance) {
+    const app = plain.withTypeProvider<ZodTypeProvider>();
+    app.setErrorHandler(onInvalidInput);
     app.get("/static/style.css", async (req, reply) =>
       sendCached(req, reply, {
         body: STYLE,
@@ -81,26 +105,16 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
           cacheControl: "public, max-age=86400",
         }),
       );
-    app.get<{ Querystring: { kind?: string } }>("/", async (req, reply) => {
-      const kind = RecentKind.safeParse(req.query.kind ?? "all");
-      if (!kind.success)
-        return sendPage(
-          reply,
-          400,
-          layout(
-            "Bad filter",
-            html`<h1>Bad filter</h1><p>Unknown kind.</p><p><a href="/">All recent changes</a></p>`,
-          ),
-        );
-      const page = await cached(`page\n/\n${kind.data}`, async () => {
-        const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind.data)]);
+    app.get("/", { schema: { querystring: IndexQuery } }, async (req, reply) => {
+      const { kind } = req.query;
+      const page = await cached(`page\n/\n${kind}`, async () => {
+        const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind)]);
         return rendered(renderIndexPage(repos, recent));
       });
       return sendFound(req, reply, page as NonNullable<Rendered>);
     });
-    app.get<{ Params: RepoParams }>("/repos/:owner/:name", async (req, reply) => {
+    app.get("/repos/:owner/:name", { schema: { params: RepoParams } }, async (req, reply) => {
       const { owner, name } = req.params;
-      if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
       const repo = `${owner}/${name}`;
       const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
       const page = await cached(`page\n${repo}\n${origin}`, async () => {
@@ -110,12 +124,11 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
       if (!page) return notWatched(reply, repo);
       return sendFound(req, reply, page);
     });
-    app.get<{ Params: RepoParams & { sha: string } }>(
+    app.get(
       "/repos/:owner/:name/revisions/:sha",
+      { schema: { params: RevisionParams } },
       async (req, reply) => {
         const { owner, name, sha } = req.params;
-        if (!isRepoPart(owner) || !isRepoPart(name)) return badName(reply);
-        if (!SHA.test(sha)) return notFound(reply, "A revision is a full 40-character commit sha.");
         const repo = `${owner}/${name}`;
         const page = await cached(`page\n${repo}\n${sha}`, async () => {
           const data = await loadRevision(deps.db, repo, sha);
