@@ -25,7 +25,7 @@ function isRepoGoneOrMoved(body: HubWebhook): boolean {
 }
 
 /** Compares secrets in constant time (hashing first makes the lengths equal). */
-export function secretMatches(given: string | undefined, expected: string): boolean {
+function secretMatches(given: string | undefined, expected: string): boolean {
   const a = createHash("sha256")
     .update(given ?? "")
     .digest();
