@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
+import { defineJob, jobIdFor } from "../src/queue/define-job.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
 import { pollRepo } from "../src/services/poll-repo.ts";

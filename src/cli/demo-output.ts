@@ -7,7 +7,7 @@ import { listAdvisoriesByRepo } from "../repositories/advisories.repository.ts";
 import { listBadges } from "../repositories/badges.repository.ts";
 import { listRepos } from "../repositories/repos.repository.ts";
 
-export type WrittenOutput = { osv: number; badges: number; invalid: string[] };
+type WrittenOutput = { osv: number; badges: number; invalid: string[] };
 
 /**
  * Writes every advisory to <out>/osv/<id>.json and every badge to <out>/badges/<owner>/<name>/<metric>.json,

@@ -8,7 +8,7 @@ import { listRepos } from "../repositories/repos.repository.ts";
 import { getManifest } from "../repositories/revision-files.repository.ts";
 import { listRevisionsByRepo } from "../repositories/revisions.repository.ts";
 
-export type DemoCounts = {
+type DemoCounts = {
   repos: { total: number; byStatus: Record<string, number> };
   /** Repos by kind (transformers, gguf, ...), from each repo's newest processed revision. */
   kinds: Record<string, number>;

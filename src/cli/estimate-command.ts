@@ -125,7 +125,7 @@ async function checkpointOf(
  * The page title: the config's `_name_or_path` when it is a repo id, else the folder's name read as
  * owner__name (fixtures/models/Qwen__Qwen3-4B -> Qwen/Qwen3-4B; a further __suffix is a variant, left out).
  */
-export function displayName(dir: string, config: unknown): string {
+function displayName(dir: string, config: unknown): string {
   const named = (config as { _name_or_path?: unknown } | null)?._name_or_path;
   if (typeof named === "string" && /^[\w.-]+\/[\w.-]+$/.test(named)) return named;
   const [owner, name] = basename(dir).split("__");
@@ -148,7 +148,7 @@ function summary(e: Estimate, name: string): string {
   return `${lines.join("\n")}\n`;
 }
 
-export type EstimateOptions = { json?: boolean; markdown?: boolean; full?: boolean };
+type EstimateOptions = { json?: boolean; markdown?: boolean; full?: boolean };
 
 /** What an estimate is made from: a config (+ checkpoint headers), or GGUF headers (`gguf`, config unused). */
 type Loaded = {

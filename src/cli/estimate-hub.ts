@@ -48,7 +48,7 @@ function explain(err: unknown, ref: RepoRef): never {
   throw err;
 }
 
-export type HubFiles = { configText: string; tensors: TensorHeader[] };
+type HubFiles = { configText: string; tensors: TensorHeader[] };
 
 /** Reads config.json and the weight headers of `ref`; throws HubInputError with a one-line reason. */
 export async function readHubFiles(ref: RepoRef, hub: HubOptions): Promise<HubFiles> {

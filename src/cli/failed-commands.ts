@@ -29,7 +29,7 @@ function oneLine(s: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export function formatFailures(f: Failures): string {
+function formatFailures(f: Failures): string {
   if (f.revisions.length + f.jobs.length === 0) return "nothing failed\n";
   const lines = [
     ...f.revisions.map(

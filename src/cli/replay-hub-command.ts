@@ -1,7 +1,7 @@
 import { loadReposFromFolder } from "../replay-hub/folder-repos.ts";
 import { GATED_TOKEN, MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../replay-hub/index.ts";
 
-export type ReplayHubCommandOptions = {
+type ReplayHubCommandOptions = {
   /** 0 = any free port. */
   port: number;
   host?: string;

@@ -30,7 +30,7 @@ export type ScanOptions = {
 type Out = { write(s: string): unknown };
 
 /** What tests and the demo hand in instead of the configured store and Hub. */
-export type ScanIo = {
+type ScanIo = {
   out: Out;
   err: Out;
   cwd: string;

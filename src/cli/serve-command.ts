@@ -14,7 +14,7 @@ import { onShutdown } from "../main/shutdown.ts";
 import type { JobRunner } from "../queue/types.ts";
 import { UsageError } from "./errors.ts";
 
-export type StartServerOptions = {
+type StartServerOptions = {
   config: Config;
   db: Db;
   /** LISTEN on the store: responses are then cached per store generation (see src/db/store-changes.ts). */

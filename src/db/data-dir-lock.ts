@@ -7,7 +7,7 @@ import { join } from "node:path";
  * a later one finds it, and if that PID is alive, is refused with one line naming it. A lock left by a
  * process that died is taken over. Opens within one process share the lock (counted).
  */
-export class DataDirInUseError extends Error {
+class DataDirInUseError extends Error {
   override name = "DataDirInUseError";
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Listen } from "./listen.ts";
 
-export const STORE_CHANNEL = "hubwatch_store";
+const STORE_CHANNEL = "hubwatch_store";
 
 export type StoreGeneration = { current(): number | null; stop(): Promise<void> };
 

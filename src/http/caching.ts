@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
-export type Cached = {
+type Cached = {
   body: string | Buffer;
   type: string;
   /** Quoted strong ETag; computed from the body when absent. */

@@ -7,7 +7,7 @@
  * is left, requests wait for its reset instead of running into a 429. A 429 blocks the bucket until its
  * reset. The budget is per process; the Hub's `r=` is what several processes of one account share.
  */
-export type BudgetPolicy = { limit: number; windowS: number };
+type BudgetPolicy = { limit: number; windowS: number };
 export type BudgetBucket = "api" | "resolvers";
 
 /** Requests kept in reserve from the Hub's remaining count (other clients of the same account, races). */

@@ -2,7 +2,7 @@
  * Classified Hub failures. Each says what the caller should do: `retryable` (and, for 429, `retryAfterMs`).
  * Callers match on `name` (see src/services/hub-errors.ts), so every class sets it explicitly.
  */
-export type HubErrorDetails = { status?: number; url?: string; code?: string; cause?: unknown };
+type HubErrorDetails = { status?: number; url?: string; code?: string; cause?: unknown };
 
 export class HubError extends Error {
   override name = "HubError";

@@ -34,7 +34,7 @@ export type HubOptions = {
   onResponse?: (url: string, status: number, headers?: Headers) => void;
 };
 
-export const DEFAULT_HUB_URL = "https://huggingface.co";
+const DEFAULT_HUB_URL = "https://huggingface.co";
 
 function countingBody(body: ReadableStream<Uint8Array>, counter: RequestCounter): ReadableStream<Uint8Array> {
   return body.pipeThrough(

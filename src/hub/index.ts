@@ -1,5 +1,5 @@
-export { createHubClient, type HubClient } from "./client.ts";
-export { type DownloadTextArgs, downloadText } from "./download-text.ts";
+export { createHubClient } from "./client.ts";
+export { downloadText } from "./download-text.ts";
 export {
   HubAccessError,
   HubBadDataError,
@@ -8,28 +8,14 @@ export {
   HubRateLimitedError,
   HubUnavailableError,
   parseRetryAfterMs,
-  toHubError,
 } from "./errors.ts";
 export {
   createRequestCounter,
-  DEFAULT_HUB_URL,
   type HubOptions,
-  hubFetch,
-  type RequestCounter,
 } from "./fetch.ts";
-export { type ReadGgufArgs, readGgufHeader, summarizeGguf } from "./gguf.ts";
-export {
-  type HubCommit,
-  type ListNewCommitsArgs,
-  listNewCommits,
-  type NewCommits,
-} from "./list-new-commits.ts";
-export { type ListOwnerHeadsArgs, listOwnerHeads, type OwnerHeads } from "./list-owner-heads.ts";
-export { type HubFile, listTree } from "./list-tree.ts";
-export {
-  type ReadHeaderArgs,
-  readSafetensorsHeader,
-  type SafetensorsHeader,
-  type TensorInfo,
-} from "./safetensors.ts";
-export { INDEX_PATH, readWeightHeaders, type WeightHeaders } from "./weight-headers.ts";
+export { readGgufHeader, summarizeGguf } from "./gguf.ts";
+export { listNewCommits } from "./list-new-commits.ts";
+
+export { listTree } from "./list-tree.ts";
+export { readSafetensorsHeader } from "./safetensors.ts";
+export { readWeightHeaders } from "./weight-headers.ts";

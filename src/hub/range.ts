@@ -1,7 +1,7 @@
 import { HubBadDataError } from "./errors.ts";
 import { type HubOptions, hubFetch, resolveUrl } from "./fetch.ts";
 
-export type RangeRead = { bytes: Uint8Array; fileSize: number | null };
+type RangeRead = { bytes: Uint8Array; fileSize: number | null };
 
 /** Reads at most `n` bytes of a body, then cancels it (a server ignoring Range must not cost the file). */
 async function readUpTo(res: Response, n: number): Promise<Uint8Array> {

@@ -5,9 +5,9 @@ import type { HubFile } from "./list-tree.ts";
 import { readSafetensorsHeader, type SafetensorsHeader, type TensorInfo } from "./safetensors.ts";
 import { parseUpstream, SafetensorsIndexSchema } from "./schema.ts";
 
-export const INDEX_PATH = "model.safetensors.index.json";
+const INDEX_PATH = "model.safetensors.index.json";
 
-export type WeightHeaders = {
+type WeightHeaders = {
   /** All tensors of all weight files, in file order; `file` says which file holds each. */
   tensors: (TensorInfo & { file: string })[];
   files: {

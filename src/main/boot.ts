@@ -26,7 +26,7 @@ export type Booted = {
   close(): Promise<void>;
 };
 
-export type BootOptions = {
+type BootOptions = {
   /** Overrides HF_ENDPOINT (the demo and tests point it at the replay hub). */
   hubUrl?: string;
   log?: Logger;
@@ -35,7 +35,7 @@ export type BootOptions = {
 };
 
 /** A pino logger on stderr, so stdout stays for command output. */
-export function createLogger(config: Config): Logger {
+function createLogger(config: Config): Logger {
   return pino({ level: config.LOG_LEVEL, base: { pid: process.pid } }, pino.destination(2));
 }
 

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
  */
 
 /** A dependency that could not be reached: printed as one line, exit 1. */
-export class UnreachableError extends Error {
+class UnreachableError extends Error {
   override name = "UnreachableError";
 }
 
@@ -85,10 +85,10 @@ export async function pingRedis(url: string, timeoutMs = 2000): Promise<void> {
   }
 }
 
-export type DependencyStatus = { name: "postgresql" | "redis"; ok: boolean; error?: string };
+type DependencyStatus = { name: "postgresql" | "redis"; ok: boolean; error?: string };
 
 /** Resolves with `fn`'s result or rejects after `ms`. */
-export function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+function within<T>(ms: number, fn: () => Promise<T>): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
     fn().then(

@@ -2,7 +2,7 @@ import { type ScheduledTask, schedule, validate } from "node-cron";
 import type { Config } from "../config/env.ts";
 import type { AnyJob, Enqueue, JobRunner } from "../queue/types.ts";
 
-export type Scheduler = { stop(): Promise<void> };
+type Scheduler = { stop(): Promise<void> };
 
 /**
  * The one place ticks come from: every job of the registry that declares a `schedule` (poll-all on

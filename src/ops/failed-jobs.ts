@@ -29,7 +29,7 @@ export type FailedJobs = {
   close(): Promise<void>;
 };
 
-export const FAILED_HISTORY_MAX = 1000;
+const FAILED_HISTORY_MAX = 1000;
 
 export function failedJobs(redisUrl: string, prefix: string, max = FAILED_HISTORY_MAX): FailedJobs {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -95,7 +95,7 @@ export function failedJobs(redisUrl: string, prefix: string, max = FAILED_HISTOR
 }
 
 /** Failed-history entries per queue, for the queue gauge. */
-export function countByQueue(entries: readonly FailedJobEntry[]): Record<string, number> {
+function countByQueue(entries: readonly FailedJobEntry[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const e of entries) out[e.queue] = (out[e.queue] ?? 0) + 1;
   return out;

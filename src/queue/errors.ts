@@ -2,10 +2,7 @@
  * How a runner treats a handler's error. The Hub client's errors carry `retryable` and, for 429,
  * `retryAfterMs`; anything else thrown is retried (a bug or an outage looks the same from here).
  */
-export type ErrorVerdict =
-  | { kind: "retry" }
-  | { kind: "permanent" }
-  | { kind: "rate_limited"; delayMs: number };
+type ErrorVerdict = { kind: "retry" } | { kind: "permanent" } | { kind: "rate_limited"; delayMs: number };
 
 /** A job that must not be retried (bad payload, unknown job, upstream said no). */
 export class PermanentJobError extends Error {

@@ -22,7 +22,7 @@ export type InProcessRunner<J extends AnyJob = AnyJob> = JobRunner<J> & {
   readonly completed: number;
 };
 
-export type InProcessOptions<S, J extends AnyJob> = {
+type InProcessOptions<S, J extends AnyJob> = {
   jobs: readonly J[];
   services: S;
   /** Jobs running at once across groups (default 4). */

@@ -5,7 +5,7 @@ import type { Commit, FileEntry } from "./types.ts";
 
 const TREE_PAGE = 1000;
 
-export function apiCommit(c: Commit) {
+function apiCommit(c: Commit) {
   return {
     id: c.sha,
     title: c.title,
@@ -63,7 +63,7 @@ function dirsOf(files: FileEntry[]): TreeItem[] {
 }
 
 /** All entries (files and directories) of a revision, optionally with lastCommit. */
-export function treeItems(state: RepoState, head: Commit, expand: boolean): TreeItem[] {
+function treeItems(state: RepoState, head: Commit, expand: boolean): TreeItem[] {
   const files = entriesOf(head);
   return [...dirsOf(files), ...files.map((f) => fileItem(f, expand, state, head))];
 }

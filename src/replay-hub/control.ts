@@ -16,7 +16,7 @@ const PushBody = z.object({
 
 const CONTROL = /^\/_control\/repos\/([^/]+)\/([^/]+)\/commits$/;
 
-export type ControlTarget = { push(repo: string, spec: CommitSpec): string };
+type ControlTarget = { push(repo: string, spec: CommitSpec): string };
 
 /** True when the request was a control request (answered here); false for everything else. */
 export async function handleControl(ctx: Ctx, target: ControlTarget): Promise<boolean> {

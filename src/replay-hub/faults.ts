@@ -26,8 +26,6 @@ export function faultStore() {
   };
 }
 
-export type FaultStore = ReturnType<typeof faultStore>;
-
 /** Headers of a Hub 429: Retry-After (seconds or HTTP date) plus the IETF RateLimit pair the Hub sends. */
 export function rateLimitHeaders(rule: Extract<FaultRule, { kind: "rate-limit" }>): Record<string, string> {
   const retry = rule.retryAfterS ?? 1;

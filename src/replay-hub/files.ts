@@ -6,11 +6,11 @@ const cache = new Map<FileSpec, Omit<FileEntry, "path">>();
 const CACHE_MAX = 2000;
 
 /** git's blob id: sha1("blob <len>\0" + content). */
-export function gitBlobSha1(content: Buffer): string {
+function gitBlobSha1(content: Buffer): string {
   return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 
-export function sha256Hex(content: Buffer | string): string {
+function sha256Hex(content: Buffer | string): string {
   return createHash("sha256").update(content).digest("hex");
 }
 

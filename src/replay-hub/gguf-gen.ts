@@ -11,7 +11,7 @@ import { type EncodedGguf, encodeGguf, f32, type GgufKvInput, type GgufTensorSpe
 type Config = Record<string, unknown>;
 
 /** Schemes and their general.file_type (llama.cpp's llama_ftype). */
-export const GGUF_SCHEMES = { F16: 1, BF16: 32, Q8_0: 7, Q6_K: 18, Q4_K_M: 15, IQ4_XS: 30 } as const;
+const GGUF_SCHEMES = { F16: 1, BF16: 32, Q8_0: 7, Q6_K: 18, Q4_K_M: 15, IQ4_XS: 30 } as const;
 export type GgufScheme = keyof typeof GGUF_SCHEMES;
 
 export type GgufGenOptions = {

@@ -8,7 +8,7 @@
 import { ggmlType, tensorBytes } from "../core/estimator/gguf/ggml-types.ts";
 
 /** GGUF value type ids (ggml docs/gguf.md). */
-export const GGUF = {
+const GGUF = {
   UINT8: 0,
   INT8: 1,
   UINT16: 2,
@@ -32,7 +32,7 @@ export type GgufKvInput = string | number | boolean | string[] | number[] | Gguf
 
 export type GgufTensorSpec = { name: string; shape: number[]; type: number };
 
-export const GGUF_ALIGNMENT = 32;
+const GGUF_ALIGNMENT = 32;
 
 /** A float32 value, for numbers that happen to be whole (rope.freq_base 500000.0). */
 export function f32(value: number): GgufValue {

@@ -1,4 +1,3 @@
-export { encodeSafetensorsHeader, gitBlobSha1 } from "./files.ts";
 export {
   fixtureRepos,
   GATED_TOKEN,
@@ -6,7 +5,7 @@ export {
   makeSyntheticRepos,
   makeTokenizer,
 } from "./fixtures/index.ts";
-export { decoderTensors, gpt2Tensors, weightLayout } from "./safetensors-gen.ts";
-export { type ReplayHub, type ReplayHubOptions, startReplayHub } from "./server.ts";
-export type { ReplayHubStats } from "./stats.ts";
-export type { CommitSpec, Fault, FaultRule, FileSpec, RepoSpec, RequestLogEntry, Route } from "./types.ts";
+
+export { type ReplayHub, startReplayHub } from "./server.ts";
+
+export type { CommitSpec, FileSpec, RepoSpec } from "./types.ts";

@@ -71,7 +71,7 @@ function tensorsOf(commit: Commit, path: string): SafetensorsTensor[] {
 }
 
 /** `safetensors` field as the Hub computes it: scalars per dtype over all stored tensors, and the total. */
-export function safetensorsSummary(commit: Commit) {
+function safetensorsSummary(commit: Commit) {
   const parameters: Record<string, number> = {};
   const files = entriesOf(commit).filter((e) => e.path.endsWith(".safetensors"));
   if (files.length === 0) return undefined;

@@ -4,10 +4,10 @@ import type { Route } from "./types.ts";
 export type QuotaPolicy = { limit: number; windowS: number };
 
 /** The Hub's two buckets that matter to hubwatch: API calls and file resolutions (hub-docs rate-limits.md). */
-export type QuotaBucket = "api" | "resolvers";
+type QuotaBucket = "api" | "resolvers";
 
 /** What one request costs and whether it may be answered; the headers go on every answer, 429s included. */
-export type QuotaVerdict = { allowed: boolean; headers: Record<string, string>; resetS: number };
+type QuotaVerdict = { allowed: boolean; headers: Record<string, string>; resetS: number };
 
 /** Parses "1000/300" (requests per seconds). */
 export function parseQuota(text: string): QuotaPolicy {
@@ -66,5 +66,3 @@ export function quotaMeter(
     refused: () => refused,
   };
 }
-
-export type QuotaMeter = ReturnType<typeof quotaMeter>;

@@ -43,7 +43,7 @@ export function applyCommit(parent: Commit | null, spec: CommitSpec): Commit {
   };
 }
 
-export function buildHistory(specs: CommitSpec[], base: Commit[] = []): Commit[] {
+function buildHistory(specs: CommitSpec[], base: Commit[] = []): Commit[] {
   const history = [...base];
   for (const spec of specs) history.push(applyCommit(history.at(-1) ?? null, spec));
   return history;

@@ -7,8 +7,6 @@ import { handleModelList } from "./models-listing.ts";
 import { entryOf, type RepoState, resolveRevision, visibleTo } from "./repo-state.ts";
 import type { FaultRule, Parsed, Route } from "./types.ts";
 
-export type { Parsed };
-
 const API =
   /^\/api\/models\/([^/]+)\/([^/]+)(?:\/(commits|tree|paths-info|revision)(?:\/([^/]+)(?:\/(.*))?)?)?$/;
 const FILE = /^\/([^/]+)\/([^/]+)\/(resolve|raw)\/([^/]+)\/(.+)$/;

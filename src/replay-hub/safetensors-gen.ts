@@ -1,7 +1,7 @@
 /** Generates safetensors headers (names, dtypes, shapes, offsets) consistent with a transformers config. */
 type Tensor = { name: string; shape: number[] };
 type Config = Record<string, unknown>;
-export type WeightLayout = {
+type WeightLayout = {
   files: Record<string, Record<string, unknown>>;
   index?: Record<string, unknown>;
 };
@@ -15,7 +15,7 @@ function num(config: Config, key: string, fallback?: number): number {
   return v;
 }
 
-export function dtypeOf(config: Config): string {
+function dtypeOf(config: Config): string {
   const t = String(config.torch_dtype ?? config.dtype ?? "float32");
   return t === "bfloat16" ? "BF16" : t === "float16" ? "F16" : "F32";
 }
@@ -52,7 +52,7 @@ function layerTensors(config: Config, i: number): Tensor[] {
 }
 
 /** llama / qwen2 / qwen3 style decoder; lm_head only when untied or `storeLmHead` (tied weight saved twice). */
-export function decoderTensors(config: Config, storeLmHead = false): Tensor[] {
+function decoderTensors(config: Config, storeLmHead = false): Tensor[] {
   const h = num(config, "hidden_size");
   const vocab = num(config, "vocab_size");
   const out: Tensor[] = [{ name: "model.embed_tokens.weight", shape: [vocab, h] }];
@@ -64,7 +64,7 @@ export function decoderTensors(config: Config, storeLmHead = false): Tensor[] {
 }
 
 /** GPT-2 as stored on the Hub: no prefix, Conv1D weights, causal-mask `attn.bias` buffers. */
-export function gpt2Tensors(config: Config): Tensor[] {
+function gpt2Tensors(config: Config): Tensor[] {
   const e = num(config, "n_embd");
   const ctx = num(config, "n_ctx", num(config, "n_positions"));
   const out: Tensor[] = [
@@ -109,7 +109,7 @@ function toHeader(
 }
 
 /** File name of shard i (1-based) of n, as transformers writes it. */
-export function shardName(i: number, n: number): string {
+function shardName(i: number, n: number): string {
   return `model-${String(i).padStart(5, "0")}-of-${String(n).padStart(5, "0")}.safetensors`;
 }
 

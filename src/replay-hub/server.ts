@@ -11,7 +11,7 @@ import { type DispatchOptions, dispatch, parseRoute } from "./router.ts";
 import { statsOf } from "./stats.ts";
 import type { CommitSpec, FaultRule, RepoSpec, RequestLogEntry } from "./types.ts";
 
-export type ReplayHubOptions = {
+type ReplayHubOptions = {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;

@@ -1,6 +1,6 @@
 import type { RequestLogEntry } from "./types.ts";
 
-export type ReplayHubStats = {
+type ReplayHubStats = {
   requests: number;
   bytesSent: number;
   byRoute: Record<string, { requests: number; bytes: number }>;

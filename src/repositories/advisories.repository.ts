@@ -3,9 +3,9 @@ import { type AdvisoryStatus, advisories, advisoryCounters } from "../db/schema/
 import type { Executor } from "../db/types.ts";
 
 export type Advisory = typeof advisories.$inferSelect;
-export type OsvRecord = Record<string, unknown>;
+type OsvRecord = Record<string, unknown>;
 
-export function formatAdvisoryId(year: number, n: number): string {
+function formatAdvisoryId(year: number, n: number): string {
   return `x_HUBWATCH-${year}-${String(n).padStart(4, "0")}`;
 }
 
@@ -14,7 +14,7 @@ export function formatAdvisoryId(year: number, n: number): string {
  * stays locked until it ends, so concurrent allocators get distinct, sequential numbers and a rollback
  * gives the number back.
  */
-export async function allocateAdvisoryId(tx: Executor, year: number): Promise<string> {
+async function allocateAdvisoryId(tx: Executor, year: number): Promise<string> {
   const [row] = await tx
     .insert(advisoryCounters)
     .values({ year, last: 1 })
@@ -23,7 +23,7 @@ export async function allocateAdvisoryId(tx: Executor, year: number): Promise<st
   return formatAdvisoryId(year, row!.last);
 }
 
-export type NewAdvisory = {
+type NewAdvisory = {
   repoId: number;
   introducedSha: string;
   fixedSha?: string | null;
@@ -74,7 +74,7 @@ export function openAdvisory(
   });
 }
 
-export type AdvisoryPatch = {
+type AdvisoryPatch = {
   fixedSha?: string | null;
   status?: AdvisoryStatus;
   modified: Date;
@@ -105,7 +105,7 @@ export async function getAdvisory(ex: Executor, id: string): Promise<Advisory | 
   return row ?? null;
 }
 
-export async function getAdvisoryByIntroduced(
+async function getAdvisoryByIntroduced(
   ex: Executor,
   repoId: number,
   introducedSha: string,

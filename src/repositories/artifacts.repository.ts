@@ -3,7 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import { type ArtifactKind, artifacts } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
-export type Artifact = typeof artifacts.$inferSelect;
+type Artifact = typeof artifacts.$inferSelect;
 
 /** sha256 hex of the UTF-8 bytes of `content`: an artifact's key. */
 export function hashContent(content: string): string {

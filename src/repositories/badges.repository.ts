@@ -3,8 +3,8 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { badges } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
-export type Badge = typeof badges.$inferSelect;
-export type BadgeJson = Record<string, unknown>;
+type Badge = typeof badges.$inferSelect;
+type BadgeJson = Record<string, unknown>;
 
 /** JSON with object keys sorted, so equal badges give equal etags whatever the key order. */
 function stableStringify(value: unknown): string {
@@ -19,7 +19,7 @@ function stableStringify(value: unknown): string {
 }
 
 /** Strong HTTP ETag (quoted) of a badge's JSON. */
-export function badgeEtag(json: BadgeJson): string {
+function badgeEtag(json: BadgeJson): string {
   return `"${createHash("sha256").update(stableStringify(json)).digest("hex").slice(0, 32)}"`;
 }
 

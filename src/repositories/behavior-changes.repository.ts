@@ -3,8 +3,7 @@ import type { BehaviorChange as NewBehaviorChange } from "../core/diff/behavior.
 import { behaviorChanges } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
-export type BehaviorChangeRow = typeof behaviorChanges.$inferSelect;
-export type { NewBehaviorChange };
+type BehaviorChangeRow = typeof behaviorChanges.$inferSelect;
 
 /**
  * Makes the revision's behaviour changes exactly `list` (a rerun may find fewer): other kinds are

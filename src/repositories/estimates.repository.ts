@@ -3,8 +3,8 @@ import { estimates, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import type { Revision } from "./revisions.repository.ts";
 
-export type Estimate = typeof estimates.$inferSelect;
-export type NewEstimate = {
+type Estimate = typeof estimates.$inferSelect;
+type NewEstimate = {
   revisionId: number;
   estimatorVersion: string;
   paramsTotal?: number | null;

@@ -2,8 +2,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { estimatorDrift } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
-export type EstimatorDrift = typeof estimatorDrift.$inferSelect;
-export type NewEstimatorDrift = Omit<EstimatorDrift, "createdAt">;
+type EstimatorDrift = typeof estimatorDrift.$inferSelect;
+type NewEstimatorDrift = Omit<EstimatorDrift, "createdAt">;
 
 /** Records what an estimator upgrade changed for a revision; a repeat replaces the differences. */
 export async function recordDrift(ex: Executor, d: NewEstimatorDrift): Promise<EstimatorDrift> {

@@ -2,8 +2,8 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { type FindingKind, findings } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
-export type Finding = typeof findings.$inferSelect;
-export type NewFinding = { repoId: number; sha?: string | null; kind: FindingKind; message: string };
+type Finding = typeof findings.$inferSelect;
+type NewFinding = { repoId: number; sha?: string | null; kind: FindingKind; message: string };
 
 /**
  * Records a problem with upstream data once per (repoId, sha, kind); a repeat keeps the first row and

@@ -121,7 +121,7 @@ export async function weightMetadata(db: Executor, revisionId: number) {
     .orderBy(asc(revisionFiles.path));
 }
 
-export type EstimateView = {
+type EstimateView = {
   revisionId: number;
   estimatorVersion: string;
   error: string | null;

@@ -6,7 +6,7 @@ import type { Executor } from "../db/types.ts";
 
 export type AdvisoryRow = { id: string; modified: Date; status: string; record: Record<string, unknown> };
 /** A repo's advisory with the shas that opened and (when closed) fixed it, for the history charts. */
-export type RepoAdvisoryRow = AdvisoryRow & { introducedSha: string; fixedSha: string | null };
+type RepoAdvisoryRow = AdvisoryRow & { introducedSha: string; fixedSha: string | null };
 
 export async function findRepoByName(db: Executor, name: string) {
   const rows = await db.select().from(repos).where(eq(repos.name, name)).limit(1);

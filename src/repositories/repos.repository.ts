@@ -46,7 +46,7 @@ export async function getRepoById(ex: Executor, id: number): Promise<Repo | null
   return row ?? null;
 }
 
-export type PollResult = {
+type PollResult = {
   /** Head sha seen upstream; omitted leaves the stored one. */
   lastSeenSha?: string | null;
   at?: Date;

@@ -42,7 +42,7 @@ export async function insertPendingRevisions(
 }
 
 /** Highest seq recorded for the repo, 0 when none. */
-export async function lastSeq(ex: Executor, repoId: number): Promise<number> {
+async function lastSeq(ex: Executor, repoId: number): Promise<number> {
   const [row] = await ex
     .select({ seq: max(revisions.seq) })
     .from(revisions)
@@ -111,12 +111,7 @@ export async function getRevisionBySha(ex: Executor, repoId: number, sha: string
   return row ?? null;
 }
 
-export async function getRevisionById(ex: Executor, id: number): Promise<Revision | null> {
-  const [row] = await ex.select().from(revisions).where(eq(revisions.id, id));
-  return row ?? null;
-}
-
-export type ListRevisionsOptions = {
+type ListRevisionsOptions = {
   status?: RevisionStatus;
   includeForcePushedAway?: boolean;
   /** Newest first instead of oldest first. */

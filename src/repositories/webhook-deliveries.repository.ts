@@ -12,8 +12,8 @@ import { queryRows } from "./raw.ts";
 
 const OPEN = ["pending", "failed"] as const;
 
-export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
-export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 
 /** Response bodies are kept for debugging only; this many characters at most. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -62,7 +62,7 @@ export function listDeliveries(
     .limit(filter.limit ?? 100);
 }
 
-export type AttemptResult = {
+type AttemptResult = {
   subscriptionId: number;
   eventId: string;
   attempt: number;

@@ -4,8 +4,8 @@ import { type WebhookEventType, webhookEvents, webhookSubscriptions } from "../d
 import type { Executor } from "../db/types.ts";
 
 export type WebhookSubscription = typeof webhookSubscriptions.$inferSelect;
-export type WebhookEvent = typeof webhookEvents.$inferSelect;
-export type NewSubscription = {
+type WebhookEvent = typeof webhookEvents.$inferSelect;
+type NewSubscription = {
   url: string;
   /** 'whsec_' + base64, as Standard Webhooks expects. */
   secret: string;
@@ -62,7 +62,7 @@ export function listSubscriptionsFor(
     .orderBy(asc(webhookSubscriptions.id));
 }
 
-export type SubscriptionPatch = Partial<
+type SubscriptionPatch = Partial<
   Pick<
     WebhookSubscription,
     | "url"
@@ -117,7 +117,7 @@ export function makeEventId(type: WebhookEventType, subject: string): string {
   return `evt_${createHash("sha256").update(`${type}\n${subject}`).digest("hex").slice(0, 32)}`;
 }
 
-export type NewWebhookEvent = {
+type NewWebhookEvent = {
   id: string;
   type: WebhookEventType;
   repoId?: number | null;

@@ -16,7 +16,7 @@ import { BadUpstreamDataError, hubErrorKind } from "./hub-errors.ts";
 import { recordFinding } from "./record-finding.ts";
 import { snapshotRevision } from "./snapshot-revision.ts";
 
-export type AdvanceOutcome = {
+type AdvanceOutcome = {
   /** The revision this run worked on (null: nothing pending). */
   sha: string | null;
   status: "done" | "failed" | "gated" | "idle";

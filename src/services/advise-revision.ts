@@ -33,7 +33,7 @@ import type { PipelineServices } from "./deps.ts";
 import { revisionChangedEvent } from "./revision-event.ts";
 import { type OutboxEvent, recordEvent } from "./webhooks/outbox.ts";
 
-export type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[]; deliverTo: number[] };
+type AdviseOutcome = { opened: string[]; closed: string[]; eventIds: string[]; deliverTo: number[] };
 
 /**
  * Compares a revision's estimate with the previous one (same estimator version, so only upstream

@@ -3,7 +3,7 @@ import type { Baseline, EstimateChange } from "../core/advise/types.ts";
 import { buildOsvRecord, type OsvRecord } from "../core/osv/build.ts";
 
 /** What the pipeline knows about an advisory when it (re)writes its OSV record. */
-export type AdvisoryFacts = {
+type AdvisoryFacts = {
   id: string;
   repo: string;
   introduced: string;

@@ -15,7 +15,7 @@ export type FileState = { oid: string; content: string | null };
 export type RevisionFiles = Map<string, FileState>;
 
 /** The aggregate row for all safetensors files (tensors move between shards, so shards are not diffed alone). */
-export const WEIGHTS_PATH = "*.safetensors";
+const WEIGHTS_PATH = "*.safetensors";
 const TEMPLATE_FILE = /^(chat_template\.jinja|chat_template\.json|additional_chat_templates\/[^/]+\.jinja)$/;
 
 /** Every change between two revisions' tracked files: per JSON file, per chat template, weights as one. */
@@ -199,7 +199,7 @@ function renderTokens(files: RevisionFiles): RenderTokens {
 }
 
 /** A special token as tokenizer_config.json writes it: a string or an AddedToken dict; undefined if unset. */
-export function tokenText(v: unknown): string | undefined {
+function tokenText(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string")
     return (v as { content: string }).content;

@@ -10,7 +10,7 @@ import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.
 import { refreshAdvisoriesBadge } from "./repo-badges.ts";
 import { recordEvent } from "./webhooks/outbox.ts";
 
-export const FORCE_PUSH_WITHDRAWN_REASON = "introducing revision force-pushed away";
+const FORCE_PUSH_WITHDRAWN_REASON = "introducing revision force-pushed away";
 
 export type ForcePushSettlement = {
   withdrawn: string[];

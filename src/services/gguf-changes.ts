@@ -38,7 +38,7 @@ export function ggufHeaders(files: Files): [string, GgufHeader][] {
 }
 
 /** The chat template embedded in each GGUF file, named `gguf:<path>`. */
-export function ggufTemplates(files: Files): Record<string, string> {
+function ggufTemplates(files: Files): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [path, h] of ggufHeaders(files)) {
     const t = h.metadata[GGUF_TEMPLATE_KEY];

@@ -3,7 +3,7 @@
  * HubNotFoundError (404), HubAccessError (401/403, gated or private), HubBadDataError (malformed upstream
  * data, not retryable), HubRateLimitedError (429, retryAfterMs) and HubUnavailableError (5xx, timeouts).
  */
-export type HubErrorKind = "not_found" | "access" | "bad_data" | "rate_limited" | "unavailable";
+type HubErrorKind = "not_found" | "access" | "bad_data" | "rate_limited" | "unavailable";
 
 const BY_NAME: Record<string, HubErrorKind> = {
   HubNotFoundError: "not_found",

@@ -42,7 +42,7 @@ export type HubPort = {
 export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
 
 /** Newest commits read on a first watch (older history is recorded as skipped). */
-export const DEFAULT_BACKFILL_DEPTH = 100;
+const DEFAULT_BACKFILL_DEPTH = 100;
 /** Most commits read when a caught-up repo's head moved (a burst larger than this is truncated). */
 const MAX_BURST = 1000;
 

@@ -1,5 +1,5 @@
 /** Deeper nesting than any real config or tokenizer file; past it, JSON is refused (stack safety). */
-export const MAX_JSON_DEPTH = 512;
+const MAX_JSON_DEPTH = 512;
 
 /**
  * Why an upstream JSON text cannot be used, or null when it can: not JSON, or nested deeper than

@@ -5,9 +5,9 @@ import { hubErrorKind } from "./hub-errors.ts";
 import { listWatchedRepos } from "./watch-repos.ts";
 
 /** One poll-repo job: `knownHead` when an owner listing told the repo's head (no commits request if unchanged). */
-export type PollPlanItem = { repo: string; knownHead?: string };
+type PollPlanItem = { repo: string; knownHead?: string };
 
-export type PollPlan = {
+type PollPlan = {
   items: PollPlanItem[];
   /** Owner listing pages requested, and per-repo checks left to the poll jobs (one request each). */
   listingPages: number;

@@ -15,7 +15,7 @@ import { hubErrorKind } from "./hub-errors.ts";
 import type { NewCommits } from "./hub-port.ts";
 import { recordFinding } from "./record-finding.ts";
 
-export type PollOutcome = {
+type PollOutcome = {
   status: "ok" | "gated" | "not_found" | "unwatched";
   newRevisions: number;
   forcePushed: boolean;

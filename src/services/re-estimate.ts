@@ -15,7 +15,7 @@ import { computeEstimate } from "./estimate-revision.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
-export type ReEstimateOutcome = { revisions: number; drifted: number };
+type ReEstimateOutcome = { revisions: number; drifted: number };
 
 /**
  * After an estimator upgrade: estimates each processed revision of a repo that has no estimate from the

@@ -7,7 +7,7 @@ import type { PipelineServices } from "./deps.ts";
 import type { OutboxEvent } from "./webhooks/outbox.ts";
 
 /** The links a revision event carries: the HTML revision page (absolute with PUBLIC_URL), the Hub commit. */
-export function revisionLinks(s: Pick<PipelineServices, "config">, repo: string, sha: string) {
+function revisionLinks(s: Pick<PipelineServices, "config">, repo: string, sha: string) {
   const base = s.config.PUBLIC_URL?.replace(/\/+$/, "") ?? "";
   const hub = s.config.HF_ENDPOINT.replace(/\/+$/, "");
   return {

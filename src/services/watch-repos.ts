@@ -8,7 +8,7 @@ import {
 import type { PipelineServices } from "./deps.ts";
 import { RepoName } from "./repo-name.ts";
 
-export type WatchStore = Pick<PipelineServices, "db">;
+type WatchStore = Pick<PipelineServices, "db">;
 
 /** Thrown for a user's mistake (bad repo name): the CLI prints the message without a stack. */
 export class UserInputError extends Error {

@@ -22,7 +22,7 @@ import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 
 /** Client settings for fault tests: a slow answer past 400 ms is a timeout; retries wait milliseconds. */
-export const FAST_HUB = { timeoutMs: 400, attempts: 2, retryBaseMs: 5 } as const;
+const FAST_HUB = { timeoutMs: 400, attempts: 2, retryBaseMs: 5 } as const;
 
 export type Pipeline = {
   hub: ReplayHub;
@@ -107,7 +107,7 @@ export async function startPipeline(opts: {
   };
 }
 
-export type RevisionRow = {
+type RevisionRow = {
   sha: string;
   status: string;
   error: string | null;
@@ -116,7 +116,7 @@ export type RevisionRow = {
 };
 
 /** What the store and replay hub look like from outside: enough for the queries below. */
-export type Observed = Pick<Pipeline, "sql" | "hub">;
+type Observed = Pick<Pipeline, "sql" | "hub">;
 
 export async function revisionsOf(p: Pick<Pipeline, "sql">, repo: string): Promise<RevisionRow[]> {
   const { rows } = await p.sql.query<RevisionRow>(
@@ -204,7 +204,7 @@ export function requestsWhere(hub: ReplayHub, pred: (e: ReplayHub["requestLog"][
   return hub.requestLog.filter(pred).length;
 }
 
-export type Outcome = {
+type Outcome = {
   revisions: Record<string, string[]>;
   advisories: string[];
   findings: string[];

@@ -71,7 +71,7 @@ export function spawnHubwatch(
   };
 }
 
-export type RedisServer = { url: string; stop(): Promise<void>; start(): Promise<void> };
+type RedisServer = { url: string; stop(): Promise<void>; start(): Promise<void> };
 
 /** A redis-server with no persistence on `port`: a restart loses every queued job. */
 export async function startRedis(port: number): Promise<RedisServer> {
@@ -110,7 +110,7 @@ export async function startRedis(port: number): Promise<RedisServer> {
   return server;
 }
 
-export type PgCluster = {
+type PgCluster = {
   url: string;
   restart(): Promise<void>;
   /** Stops the server (immediate mode), keeping its data for `resume()`. */
@@ -189,5 +189,3 @@ export async function startPgCluster(port: number): Promise<PgCluster> {
     },
   };
 }
-
-export { sleep, until };

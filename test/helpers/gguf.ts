@@ -3,7 +3,7 @@ import { open } from "node:fs/promises";
 import type { EncodedGguf } from "../../src/replay-hub/gguf-writer.ts";
 
 export { llamaGguf } from "../../src/replay-hub/gguf-gen.ts";
-export { encodeGguf, f32, GGUF } from "../../src/replay-hub/gguf-writer.ts";
+export { encodeGguf } from "../../src/replay-hub/gguf-writer.ts";
 
 /** Writes a GGUF file: its header, then the tensor data as a hole (the size is real; no data is written). */
 export async function writeGguf(path: string, enc: EncodedGguf): Promise<void> {

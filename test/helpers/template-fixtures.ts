@@ -3,7 +3,7 @@ import type { RenderTokens } from "../../src/core/diff/chat-render.ts";
 
 const ROOT = new URL("../../fixtures/templates/", import.meta.url);
 
-export type TemplateFixture = {
+type TemplateFixture = {
   id: string;
   model: string;
   label: string;
@@ -30,13 +30,4 @@ export function templateFixtures(): TemplateFixture[] {
     }
   }
   return out;
-}
-
-/** Successive versions of each model: the real template changes. */
-export function templateChanges(): { before: TemplateFixture; after: TemplateFixture }[] {
-  const all = templateFixtures();
-  return all.slice(1).flatMap((after, i) => {
-    const before = all[i] as TemplateFixture;
-    return before.model === after.model ? [{ before, after }] : [];
-  });
 }

@@ -71,7 +71,7 @@ export function readConfigJson(dir: string): unknown {
  * list count every stored element; a
  * model.parameters() figure or a count from the modeling file counts the model as built.
  */
-export function countingOf(truth: Truth): Counting {
+function countingOf(truth: Truth): Counting {
   const source = truth.params_source ?? "";
   if (/^(model\.parameters\(\) of|careful count)/.test(source)) return "module";
   return /via llmfit|^sum of a published tensor list/.test(source) ? "elements" : "parameters";

@@ -28,7 +28,7 @@ export const SHA = {
   E: "e".repeat(40),
 } as const;
 
-export const HOSTILE_TEMPLATE =
+const HOSTILE_TEMPLATE =
   "{{ '<script>window.pwned=1</script>' }}{% for m in messages %}<img src=x onerror=alert(1)>{{ m.content }}{% endfor %}";
 export const HOSTILE_TITLE = `Update template <script>document.title="pwned"</script> & "quotes"`;
 

@@ -96,8 +96,3 @@ export async function dumpStore(db: Db): Promise<Record<string, string[]>> {
     ),
   };
 }
-
-/** Counts per table of a dump, for readable assertions. */
-export function counts(dump: Record<string, string[]>): Record<string, number> {
-  return Object.fromEntries(Object.entries(dump).map(([k, v]) => [k, v.length]));
-}

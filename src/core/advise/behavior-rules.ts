@@ -5,7 +5,7 @@ import type { EstimateChange, StateValue } from "./types.ts";
 export const DEFAULT_BEHAVIOR_RULES: readonly BehaviorKind[] = ["prompt", "eos_token"];
 
 /** A stored behaviour change, as the rules read it. */
-export type BehaviorChangeInput = { kind: BehaviorKind; summary: string; detail: BehaviorDetail };
+type BehaviorChangeInput = { kind: BehaviorKind; summary: string; detail: BehaviorDetail };
 
 /** "behavior:<kind>", the advisory key of a behaviour kind. */
 export function behaviorKey(kind: BehaviorKind): string {

@@ -29,20 +29,20 @@ export function compareEstimates(prev: Estimate, next: Estimate): { changes: Est
  * the checkpoint's headers (stored totals and weight bytes). Estimates stored before readers were rated
  * count as grounded, as they always did.
  */
-export function grounded(e: Estimate): boolean {
+function grounded(e: Estimate): boolean {
   return e.reader === undefined || e.reader.confidence === "known" || e.checkpoint !== undefined;
 }
 
-export const PARAMS_KEY = "params:total";
-export const TIED_KEY = "checkpoint:tied_embedding_stored_twice";
+const PARAMS_KEY = "params:total";
+const TIED_KEY = "checkpoint:tied_embedding_stored_twice";
 
 /** "fit:<card>:<mode>", the key of a fit cell's verdict. */
-export function fitKey(cell: Pick<FitCell, "card" | "mode">): string {
+function fitKey(cell: Pick<FitCell, "card" | "mode">): string {
   return `fit:${cell.card}:${cell.mode}`;
 }
 
 /** The verdict as compared: "cards" carries its card count, since 2 and 3 cards differ. */
-export function verdictLabel(cell: FitCell): string {
+function verdictLabel(cell: FitCell): string {
   return cell.verdict === "cards" ? `${cell.split?.length ?? 2} cards` : cell.verdict;
 }
 
@@ -93,7 +93,7 @@ export function estimateState(estimate: Estimate): Record<string, StateValue> {
   return state;
 }
 
-export type EstimatorDrift = {
+type EstimatorDrift = {
   kind: "estimator_drift";
   from_version: string;
   to_version: string;

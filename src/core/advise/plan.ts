@@ -19,7 +19,7 @@ export type UpdateAction = { type: "update"; id: string; revision: string; chang
 
 export type AdvisoryAction = OpenAction | CloseAction | UpdateAction;
 
-export type PlanInput = {
+type PlanInput = {
   /** The repo's open advisories, baselines read back from their stored records. */
   open: OpenAdvisory[];
   /** compareEstimates(parent, child).changes */

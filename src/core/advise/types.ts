@@ -20,7 +20,7 @@ export type FitCell = {
 import { BEHAVIOR_KINDS } from "../diff/behavior.ts";
 
 /** What an estimate comparison finds, then the behaviour kinds (rendered prompt, EOS, ...). */
-export const CHANGE_KINDS = [
+const CHANGE_KINDS = [
   "params_total",
   "tied_embedding_storage",
   "fit_verdict",

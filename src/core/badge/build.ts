@@ -2,7 +2,7 @@ import { formatParams } from "./format.ts";
 import type { EndpointBadge } from "./types.ts";
 
 /** A fit cell as badges read it (the estimator's FitRow fields). */
-export type BadgeFitRow = {
+type BadgeFitRow = {
   card: string;
   mode: string;
   verdict: string;
@@ -11,7 +11,7 @@ export type BadgeFitRow = {
   text?: string;
 };
 
-export type BadgeInput = {
+type BadgeInput = {
   params_total?: number | null;
   /** Parameters used per token (MoE: routed top-k + shared parts; dense: the total). */
   params_active?: number | null;
@@ -38,7 +38,7 @@ const VERDICT_COLORS: Record<string, string> = {
 };
 
 /** "A100 80 GB" -> "a100-80-gb": lowercase, runs of other characters become one dash. */
-export function slug(text: string): string {
+function slug(text: string): string {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

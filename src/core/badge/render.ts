@@ -1,7 +1,7 @@
 import { makeBadge } from "badge-maker";
 import type { EndpointBadge } from "./types.ts";
 
-export const BADGE_STYLES = ["plastic", "flat", "flat-square", "for-the-badge", "social"] as const;
+const BADGE_STYLES = ["plastic", "flat", "flat-square", "for-the-badge", "social"] as const;
 export type BadgeStyle = (typeof BADGE_STYLES)[number];
 
 /** shields' query overrides (?style=, ?label=, ?color=, ?labelColor=) on a badge's own values. */

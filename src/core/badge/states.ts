@@ -13,7 +13,7 @@ export function isKnownMetric(metric: string): boolean {
 }
 
 /** Repo status as stored (ok, gated, not_found, error), and whether any of its badges is computed. */
-export type RepoBadgeState = { status: string; hasBadges: boolean };
+type RepoBadgeState = { status: string; hasBadges: boolean };
 
 /** The grey or red badge for a metric with no stored value, by the reason there is none. */
 export function missingBadge(

@@ -3,8 +3,8 @@ import type { ChartRevision } from "./history.ts";
 // The fit map: every card x mode cell of the newest estimate, with the revision since which the
 // cell has read the same (the revision where it last changed).
 
-export type FitMapCell = { verdict: string; text: string; since: string };
-export type FitMap = { head: string; cards: string[]; modes: string[]; cells: Map<string, FitMapCell> };
+type FitMapCell = { verdict: string; text: string; since: string };
+type FitMap = { head: string; cards: string[]; modes: string[]; cells: Map<string, FitMapCell> };
 
 export const cellKey = (card: string, mode: string) => `${card}\n${mode}`;
 

@@ -4,7 +4,7 @@ import type { Marker, Series } from "./history.ts";
 // The view only turns these numbers into elements.
 
 export type Box = { width: number; height: number; left: number; right: number; top: number; bottom: number };
-export type LaidPoint = { x: number; y: number; sha: string; value: number };
+type LaidPoint = { x: number; y: number; sha: string; value: number };
 export type LaidSeries = { key: string; label: string; points: LaidPoint[]; path: string };
 export type LineLayout = {
   box: Box;

@@ -33,9 +33,9 @@ export type ChangeDetail =
   /** One GGUF file changed: tensors added, removed, reshaped or retyped, and its metadata's leaf changes. */
   | ({ type: "gguf_remade" } & GgufFileDiff);
 
-export type ChangeDetailType = ChangeDetail["type"];
+type ChangeDetailType = ChangeDetail["type"];
 
-export const CHANGE_DETAIL_TYPES = [
+const CHANGE_DETAIL_TYPES = [
   "json",
   "invalid_json",
   "tokenizer",

@@ -1,5 +1,5 @@
 /** A repo file's path (relative to the repo root) and its text. */
-export type RepoTextFile = { path: string; text: string };
+type RepoTextFile = { path: string; text: string };
 
 const ADDITIONAL = /^additional_chat_templates\/([^/]+)\.jinja$/;
 

@@ -31,7 +31,7 @@ export function ggufTypeCounts(h: GgufHeader): Record<string, number> {
 }
 
 /** The metadata compared: everything but the chat template (long arrays already reduced to length + hash). */
-export function ggufComparedMetadata(h: GgufHeader): Record<string, unknown> {
+function ggufComparedMetadata(h: GgufHeader): Record<string, unknown> {
   const { [GGUF_TEMPLATE_KEY]: _template, ...rest } = h.metadata;
   return rest;
 }

@@ -1,18 +1,5 @@
-export type { ChangeDetail, ChangeDetailType } from "./change-detail.ts";
-export { readChangeDetail } from "./change-detail.ts";
-export type { ChatTemplateDiff, PromptVerdict, ScenarioChange } from "./chat-diff.ts";
-export { describePromptVerdict, diffChatTemplate } from "./chat-diff.ts";
-export type { RenderTokens, ScenarioOutput } from "./chat-render.ts";
-export { RENDER_ERROR_PREFIX, renderConversations } from "./chat-render.ts";
-export type { Scenario } from "./chat-scenarios.ts";
-export { SCENARIO_NAMES, SCENARIOS } from "./chat-scenarios.ts";
-export type { RepoTextFile } from "./chat-template.ts";
-export { extractChatTemplates } from "./chat-template.ts";
-export type { FlatChange, JsonDiff } from "./json.ts";
+export { diffChatTemplate } from "./chat-diff.ts";
+
 export { diffJson } from "./json.ts";
-export type { PathCategory } from "./paths.ts";
-export { classifyPath, isTrackedPath } from "./paths.ts";
-export type { AddedToken, TokenizerSummary, TokenizerSummaryDiff } from "./tokenizer.ts";
+
 export { diffTokenizerSummary, summarizeTokenizer } from "./tokenizer.ts";
-export type { TensorInfo, WeightsDiff, WeightsSummary } from "./weights.ts";
-export { diffWeights, summarizeWeights } from "./weights.ts";

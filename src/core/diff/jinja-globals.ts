@@ -1,5 +1,5 @@
 /** Most numbers `range` may produce in one render: enough for any real chat template. */
-export const RANGE_BUDGET = 100_000;
+const RANGE_BUDGET = 100_000;
 
 /**
  * The globals @huggingface/jinja's Template.render declares, made pure: `strftime_now` reads a

@@ -8,7 +8,7 @@ export type FlatChange = {
   after?: unknown;
 };
 
-export type JsonDiff = { changeset: Changeset; changes: FlatChange[] };
+type JsonDiff = { changeset: Changeset; changes: FlatChange[] };
 
 /**
  * Arrays of objects in Hub config files that carry their own identity: matching elements by it

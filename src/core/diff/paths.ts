@@ -1,10 +1,4 @@
-export type PathCategory =
-  | "config"
-  | "generation_config"
-  | "tokenizer"
-  | "chat_template"
-  | "weights"
-  | "other";
+type PathCategory = "config" | "generation_config" | "tokenizer" | "chat_template" | "weights" | "other";
 
 const ST_FILES = new Set(["modules.json", "sentence_bert_config.json", "config_sentence_transformers.json"]);
 const TOKENIZER_FILES = new Set(["tokenizer_config.json", "special_tokens_map.json", "tokenizer.json"]);

@@ -4,15 +4,8 @@
  * GGUF quantizations (*.gguf and no safetensors), transformers (config.json); "none" without any of them
  * (an initial commit, a dataset-like repo).
  */
-export const REPO_KINDS = [
-  "gguf",
-  "peft",
-  "sentence-transformers",
-  "diffusers",
-  "transformers",
-  "none",
-] as const;
-export type RepoKind = (typeof REPO_KINDS)[number];
+const REPO_KINDS = ["gguf", "peft", "sentence-transformers", "diffusers", "transformers", "none"] as const;
+type RepoKind = (typeof REPO_KINDS)[number];
 
 export function repoKind(paths: string[]): RepoKind {
   const has = new Set(paths);

@@ -4,7 +4,7 @@ export const WEIGHT_INDEX_PATH = "model.safetensors.index.json";
 /** Weight sets published beside the transformers checkpoint (Mistral's consolidated files, Meta's original/). */
 const ALTERNATE_SET = /^(original\/.*|consolidated(\.\d+)?\.safetensors)$/;
 
-export type WeightSelection = {
+type WeightSelection = {
   /** The model's weights: what its headers are read from and its totals summed over. */
   model: string[];
   /** Other safetensors files (another format of the same weights): listed, never read or added. */

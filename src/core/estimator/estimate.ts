@@ -27,15 +27,7 @@ import { declaredBufferBytes } from "./stored-total.ts";
 import type { CheckpointInput, ModelReading, TensorHeader } from "./types.ts";
 import { weightBytes } from "./weights.ts";
 
-export type {
-  Estimate,
-  FitJson,
-  MemoryJson,
-  MissingJson,
-  QuantizationJson,
-  StructureJson,
-  WeightsJson,
-} from "./estimate-json.ts";
+export type { Estimate } from "./estimate-json.ts";
 
 /**
  * Version of the numbers. Bump rules: any change in a derived number (params, memory, batch, verdict, delta)

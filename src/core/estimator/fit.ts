@@ -15,15 +15,15 @@ export const CARDS = [
   { card: "A100 / H100 80 GB", capacityGb: 80 },
   { card: "H200 141 GB", capacityGb: 141 },
 ] as const;
-export const HEADROOM = 1.15;
-export const PEAK_FACTOR = 1.43;
-export const FIT_MODES: readonly FitMode[] = ["full_finetune", "lora", "serve"];
+const HEADROOM = 1.15;
+const PEAK_FACTOR = 1.43;
+const FIT_MODES: readonly FitMode[] = ["full_finetune", "lora", "serve"];
 
 /** A mode's estimate as fixed + b * perSample bytes. */
-export type ModeCost = { fixed: number; perSample: number };
+type ModeCost = { fixed: number; perSample: number };
 
 /** Fixed and per-sample bytes per mode. Training excludes logits unless `withLogits` (the seed rules). */
-export function modeCosts(m: MemoryPlan, withLogits: boolean): Record<FitMode, ModeCost> {
+function modeCosts(m: MemoryPlan, withLogits: boolean): Record<FitMode, ModeCost> {
   const logits = withLogits ? m.logits : 0;
   return {
     full_finetune: {
@@ -103,7 +103,7 @@ function row(
 }
 
 /** Where a full fine-tune's two-card cut reads its per-node costs: computed once, on the first cut asked for. */
-export type SplitSource = { r: ModelReading | null; trainTokens: number; costs: NodeCosts | undefined };
+type SplitSource = { r: ModelReading | null; trainTokens: number; costs: NodeCosts | undefined };
 
 /** No structure, so no split (weights-only and GGUF rows). */
 export const NO_SPLIT: SplitSource = { r: null, trainTokens: 0, costs: undefined };

@@ -43,7 +43,7 @@ const EMBED_SUFFIXES = [
 ];
 const HEAD_NAMES = ["lm_head.weight", "proj_out.weight"];
 
-export function scalarsOf(t: TensorHeader): number {
+function scalarsOf(t: TensorHeader): number {
   let n = 1;
   for (const d of t.shape) {
     if (!Number.isInteger(d) || d < 0)
@@ -59,7 +59,7 @@ function isBuffer(t: TensorHeader, declared: StoredBuffer[]): boolean {
   return declared.some((b) => t.name === b.suffix || t.name.endsWith(`.${b.suffix}`));
 }
 
-export function isAux(name: string): boolean {
+function isAux(name: string): boolean {
   return AUX_PATTERNS.some((p) => p.test(name));
 }
 
@@ -80,7 +80,7 @@ export function quantMethod(ts: TensorHeader[], q: QuantSpec | null): string | u
   return undefined;
 }
 
-export type TiedCopy = { extra: number; names: string[]; shape: number[]; head: TensorHeader };
+type TiedCopy = { extra: number; names: string[]; shape: number[]; head: TensorHeader };
 
 /** The LM head stored beside the input embedding of a model whose head is tied. */
 export function tiedCopy(tied: boolean, ts: TensorHeader[]): TiedCopy | null {

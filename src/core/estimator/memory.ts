@@ -42,7 +42,7 @@ export function towerTokens(t: TowerReading, text: number): number {
 }
 
 /** Activation bytes of one sample with the text at `text` tokens. */
-export function activationBytes(r: ModelReading, text: number): number {
+function activationBytes(r: ModelReading, text: number): number {
   let sum = 0;
   for (const t of r.towers) {
     const tokens = towerTokens(t, text);
@@ -52,7 +52,7 @@ export function activationBytes(r: ModelReading, text: number): number {
 }
 
 /** KV cache bytes of one sequence of `tokens`, by layer kind. */
-export function kvBreakdown(r: ModelReading, tokens: number): Record<string, number> {
+function kvBreakdown(r: ModelReading, tokens: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const l of r.kvLayers) {
     const span = l.kind === "sliding" && l.window !== undefined ? Math.min(tokens, l.window) : tokens;
@@ -88,7 +88,7 @@ export function trainTokensOf(r: ModelReading): number {
 }
 
 /** The weights as loaded: bytes served, and whether they are quantized (then LoRA keeps them so). */
-export type LoadedWeights = { bytes: number; quantized: boolean };
+type LoadedWeights = { bytes: number; quantized: boolean };
 
 /**
  * The memory plan of a reading whose total parameter count is `params`. `pre`: LoRA parameters and

@@ -6,7 +6,7 @@ export function ownParams(n: StructureNode): number {
   return n.tiedTo ? 0 : n.params;
 }
 
-export type ParamTotals = { total: number; towers: Record<string, number> };
+type ParamTotals = { total: number; towers: Record<string, number> };
 
 /** Total and per-tower parameter counts (scalars). */
 export function countParams(r: ModelReading): ParamTotals {

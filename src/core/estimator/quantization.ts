@@ -55,7 +55,7 @@ function strings(q: ConfigView, key: string): string[] {
 }
 
 /** Maps an ignore list's module names and `re:` patterns to the parts of a model they keep unquantized. */
-export function exclusionsOf(names: string[]): Set<QuantExclusion> {
+function exclusionsOf(names: string[]): Set<QuantExclusion> {
   const out = new Set<QuantExclusion>();
   for (const n of names) {
     // Norms, routers (`mlp.gate`), embeddings and heads are never quantized linears anyway.

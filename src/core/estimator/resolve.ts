@@ -129,7 +129,7 @@ const SIGNATURES: { keys: string[]; types: RegExp }[] = [
 ];
 
 /** The first key of `cfg` that `type`'s reader would not read although it changes the structure, or null. */
-export function foreignKey(cfg: ConfigView, type: string): string | null {
+function foreignKey(cfg: ConfigView, type: string): string | null {
   for (const s of SIGNATURES) {
     if (s.types.test(type)) continue;
     const hit = s.keys.find((k) => cfg.has(k));

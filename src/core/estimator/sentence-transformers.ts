@@ -38,7 +38,7 @@ function num(v: unknown): number | null {
 }
 
 /** The modules.json list, or null when it is not one. */
-export function stModules(modulesJson: unknown): StModule[] | null {
+function stModules(modulesJson: unknown): StModule[] | null {
   if (!Array.isArray(modulesJson)) return null;
   return modulesJson.flatMap((m) => {
     const o = obj(m);

@@ -24,7 +24,7 @@ export type StoredPart = {
   note: string;
 };
 
-export type ExpectedStored = {
+type ExpectedStored = {
   total: number;
   parts: StoredPart[];
   /** Extras some checkpoints of the family hold and some do not: a total may include them or not. */

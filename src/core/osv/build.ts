@@ -2,8 +2,8 @@ import { PackageURL } from "packageurl-js";
 import type { Baseline, EstimateChange } from "../advise/types.ts";
 import { osvTimestamp } from "./id.ts";
 
-export const OSV_SCHEMA_VERSION = "1.7.5";
-export const DEFAULT_HUB_URL = "https://huggingface.co";
+const OSV_SCHEMA_VERSION = "1.7.5";
+const DEFAULT_HUB_URL = "https://huggingface.co";
 
 export type OsvBuildInput = {
   /** From formatAdvisoryId. */

@@ -1,5 +1,5 @@
 /** Our OSV database prefix; `x_` marks a local database that OSV.dev does not aggregate. */
-export const ADVISORY_PREFIX = "x_HUBWATCH";
+const ADVISORY_PREFIX = "x_HUBWATCH";
 
 const ID_PATTERN = /^x_HUBWATCH-(\d{4})-(\d{4,})$/;
 

@@ -1,11 +1,4 @@
-export type { OsvBuildInput, OsvEvent, OsvRecord } from "./build.ts";
-export {
-  buildOsvRecord,
-  DEFAULT_HUB_URL,
-  huggingfacePurl,
-  OSV_SCHEMA_VERSION,
-  openAdvisoryFromOsv,
-} from "./build.ts";
-export { ADVISORY_PREFIX, formatAdvisoryId, osvTimestamp, parseAdvisoryId } from "./id.ts";
+export type { OsvRecord } from "./build.ts";
+export { buildOsvRecord } from "./build.ts";
+
 export { validateOsvRecord } from "./validate.ts";
-export { isWithdrawn, withdrawOsvRecord } from "./withdraw.ts";

@@ -11,7 +11,7 @@ export class SafetensorsHeaderError extends Error {
 }
 
 export type SafetensorsTensor = { name: string; dtype: string; shape: number[] };
-export type ParsedSafetensorsHeader = {
+type ParsedSafetensorsHeader = {
   tensors: SafetensorsTensor[];
   metadata: Record<string, string> | null;
 };

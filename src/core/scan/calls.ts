@@ -7,7 +7,7 @@ import type { FoundReference, PinEdit, ScanSyntax } from "./types.ts";
 export type Constants = Map<string, { at: number; value: StringValue }[]>;
 
 /** Which argument of a call names the model: a positional index, or one of some keywords. */
-export type Loader = { context: string; positional: number; keywords: string[] };
+type Loader = { context: string; positional: number; keywords: string[] };
 
 const SENTENCE_TRANSFORMERS = { positional: 0, keywords: ["model_name_or_path", "model_name"] };
 const HUB_DOWNLOAD = { positional: 0, keywords: ["repo_id"] };
@@ -53,7 +53,7 @@ export function modelArg(call: Call, loader: Loader): CallArg | null {
 }
 
 /** A value as the scan sees it: a literal (pinnable in place) or a constant it names (position of the name). */
-export type ResolvedValue = StringValue & { literal: boolean };
+type ResolvedValue = StringValue & { literal: boolean };
 
 /** A string literal, or a name bound to one string constant in the file (the nearest assignment before it). */
 export function resolveValue(node: SyntaxNode, text: string, consts: Constants): ResolvedValue | null {

@@ -33,7 +33,7 @@ export const FAIL_ON = ["advisory", "floating"] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /** What a reference needs resolved before it can be asked about. */
-export type Need =
+type Need =
   | { kind: "none"; sha: string }
   | { kind: "head" }
   | { kind: "ref"; ref: string }

@@ -27,7 +27,7 @@ function instructions(text: string): Instruction[] {
 }
 
 /** `["vllm", "serve", "Qwen/Qwen3-8B"]`: each string of the JSON array is a word. */
-export function jsonArgv(node: JsonNode | undefined, by: number): Word[] | null {
+function jsonArgv(node: JsonNode | undefined, by: number): Word[] | null {
   if (node?.type !== "array") return null;
   const words: Word[] = [];
   for (const item of node.children ?? []) {

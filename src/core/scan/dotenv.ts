@@ -15,7 +15,7 @@ function dotenvValue(raw: string): { value: string; offset: number } {
 }
 
 /** Every `KEY=value` line of an env file, with where each value starts. */
-export function dotenvEntries(text: string): EnvEntry[] {
+function dotenvEntries(text: string): EnvEntry[] {
   const out: EnvEntry[] = [];
   for (const m of text.matchAll(LINE)) {
     const key = m[1] ?? "";

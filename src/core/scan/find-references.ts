@@ -13,7 +13,7 @@ import { findUrlReferences } from "./urls.ts";
 import { findYamlReferences } from "./yaml.ts";
 
 /** References a file of `kind` makes, in offsets of `text` (links excluded: every kind gets those). */
-export function findByKind(kind: FileKind, text: string): FoundReference[] {
+function findByKind(kind: FileKind, text: string): FoundReference[] {
   switch (kind) {
     case "python":
       return findPythonReferences(text);

@@ -4,7 +4,7 @@ import { type Constants, loaderFor, modelArg, type RevisionInfo, referenceFromAr
 import { type Call, childrenOf, quoteOf, stringValue } from "./syntax-tree.ts";
 import type { FoundReference } from "./types.ts";
 
-export type JsDialect = "js" | "jsx" | "ts" | "tsx";
+type JsDialect = "js" | "jsx" | "ts" | "tsx";
 
 const parsers = {
   js: parser.configure({ dialect: "jsx" }),

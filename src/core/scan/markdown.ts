@@ -35,7 +35,7 @@ const FENCE_LANGUAGES: Record<string, FileKind> = {
   dotenv: "dotenv",
 };
 
-export type Finder = (kind: FileKind, text: string) => FoundReference[];
+type Finder = (kind: FileKind, text: string) => FoundReference[];
 
 /** YAML front matter (`---` first line up to the next `---`): a model card's `base_model:`. */
 function frontMatter(text: string): { from: number; to: number } | null {

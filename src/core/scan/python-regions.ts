@@ -5,7 +5,7 @@
  * trigger (or assign a string constant) are handed to the real parser, as ranges of the original text.
  */
 
-export type Range = { from: number; to: number };
+type Range = { from: number; to: number };
 
 const INTERESTING = /[#'"]/g;
 const MAX_STATEMENT = 64 * 1024;

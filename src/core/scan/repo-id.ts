@@ -9,7 +9,7 @@ const MOVING_REFS = new Set(["main", "master", "HEAD", "refs/heads/main"]);
 const FILE_SUFFIX =
   /\.(json|bin|pt|pth|ckpt|safetensors|gguf|ggml|onnx|h5|msgpack|model|txt|py|ya?ml|toml|md|csv|parquet|tar|gz|zip)$/i;
 /** First path segments that name something other than a model repo on the Hub (and in links to it). */
-export const RESERVED_OWNERS = new Set([
+const RESERVED_OWNERS = new Set([
   "api",
   "blog",
   "chat",

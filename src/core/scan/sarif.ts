@@ -1,11 +1,11 @@
 import type { Fix, Location, Log, ReportingDescriptor, Result } from "sarif";
 import type { CheckedReference, ScanReport } from "./check.ts";
 
-export const SARIF_SCHEMA_URI =
+const SARIF_SCHEMA_URI =
   "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 export const FLOATING_RULE_ID = "hubwatch/floating-model-reference";
 
-export type SarifOptions = {
+type SarifOptions = {
   toolVersion: string;
   /** Where an advisory is described (the API's `/v1/vulns/{id}`, or the feed's `{id}.json`); null: none. */
   advisoryUrl?: (id: string) => string | null;

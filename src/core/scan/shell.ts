@@ -157,7 +157,7 @@ function reference(
 }
 
 /** Options for argv that does not come from shell text (exec-form JSON, YAML lists). */
-export type ArgvOptions = {
+type ArgvOptions = {
   /** The argv's tool is implied by a container image (compose `image: vllm/vllm-openai`). */
   implied?: Tool;
   /** How to add `--revision SHA` after a model word in this syntax (default: shell text; null: never). */

@@ -5,7 +5,7 @@ import { HubWebhook, planHubHook } from "../../services/http/hub-hook.ts";
 import type { AppDeps } from "../deps.ts";
 
 /** Compares secrets in constant time (hashing first makes the lengths equal). */
-export function secretMatches(given: string | undefined, expected: string): boolean {
+function secretMatches(given: string | undefined, expected: string): boolean {
   const a = createHash("sha256")
     .update(given ?? "")
     .digest();

@@ -4,7 +4,7 @@ import { repoPath } from "./layout.ts";
 // Every badge of a repo, ready to paste: the shields endpoint URL and Markdown and HTML snippets.
 // No JavaScript: each snippet is one block that a single click selects whole (user-select: all).
 
-export type BadgeLinks = {
+type BadgeLinks = {
   json: string;
   svg: string;
   /** The SVG's path on this server, for the page's own <img>. */
@@ -15,7 +15,7 @@ export type BadgeLinks = {
 };
 
 /** The addresses and snippets of one badge, with `origin` the server's public URL (no trailing slash). */
-export function badgeLinks(origin: string, repoName: string, metric: string): BadgeLinks {
+function badgeLinks(origin: string, repoName: string, metric: string): BadgeLinks {
   const path = `/badges/${repoName.split("/").map(encodeURIComponent).join("/")}/${encodeURIComponent(metric)}`;
   const json = `${origin}${path}.json`;
   const shields = `https://img.shields.io/endpoint?url=${encodeURIComponent(json)}`;

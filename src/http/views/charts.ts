@@ -23,7 +23,7 @@ import { html, type SafeHtml } from "./html.ts";
 type Rev = { id: number; sha: string; committedAt: Date | null; forcePushedAway: boolean };
 type Est = { result: unknown } | undefined;
 
-export type ChartInput = {
+type ChartInput = {
   repoPath: string;
   /** Newest first, as the page lists them. */
   revisions: Rev[];
@@ -37,7 +37,7 @@ function chartEstimate(e: Est): ChartEstimate | null {
 }
 
 /** The revisions oldest first with their stored estimates, as the chart geometry reads them. */
-export function chartRevisions(revisions: Rev[], estimates: Map<number, Est>): ChartRevision[] {
+function chartRevisions(revisions: Rev[], estimates: Map<number, Est>): ChartRevision[] {
   return [...revisions].reverse().map((r) => ({
     sha: r.sha,
     at: r.committedAt ? r.committedAt.getTime() : null,

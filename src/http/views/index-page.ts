@@ -4,7 +4,7 @@ import { fmtDate, layout, repoPath } from "./layout.ts";
 import { renderRecent } from "./recent-view.ts";
 import { repoStatusWords } from "./states.ts";
 
-export type RepoOverview = {
+type RepoOverview = {
   name: string;
   status: string;
   revisions: number;

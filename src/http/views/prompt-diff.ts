@@ -5,7 +5,7 @@ import { html, type SafeHtml } from "./html.ts";
 // highlighted and their whitespace made visible (a space as ·, a tab as →, the line end as ↵), so an
 // edit that only adds a newline or a trailing space still shows.
 
-export type LinePair = { before: string | null; after: string | null; changed: boolean };
+type LinePair = { before: string | null; after: string | null; changed: boolean };
 
 /** Aligns two texts line by line: unchanged lines side by side, removed lines beside added ones. */
 export function pairLines(before: string, after: string): LinePair[] {
@@ -35,7 +35,7 @@ function splitKeepingEnds(text: string): string[] {
 }
 
 /** Marks whitespace: each space ·, each tab →, a line end ↵, other invisible characters as \uXXXX. */
-export function visibleWhitespace(line: string): SafeHtml[] {
+function visibleWhitespace(line: string): SafeHtml[] {
   const out: SafeHtml[] = [];
   for (const piece of line.split(/([ \t\n\r\u00a0\u200b-\u200f\ufeff])/)) {
     if (piece === "") continue;

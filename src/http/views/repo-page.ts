@@ -33,7 +33,7 @@ type Advisory = {
   fixedSha: string | null;
 };
 
-export type RepoPageData = {
+type RepoPageData = {
   repo: { name: string; status: string; statusDetail: string | null; lastPolledAt: Date | null };
   revisions: Revision[];
   changes: ChangeSummary[];

@@ -15,7 +15,7 @@ type Change = {
 };
 type Est = { result: unknown; error: string | null; estimatorVersion: string } | undefined;
 
-export type RevisionPageData = {
+type RevisionPageData = {
   repoName: string;
   /** The repo's Hub status (ok, gated, not_found, error): why a revision may not be fetched yet. */
   repoStatus?: string;

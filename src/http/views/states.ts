@@ -5,7 +5,7 @@ import { html, type SafeHtml } from "./html.ts";
 // a revision not fetched yet, a gated or vanished repo. Stored errors may carry the Hub URL they
 // were raised for (an internal address behind HF_ENDPOINT): pages show them without any URL.
 
-export const GATED_TEXT = "needs a token with access (HF_TOKEN)";
+const GATED_TEXT = "needs a token with access (HF_TOKEN)";
 
 /** Removes URLs from a stored message ("Hub 401 for http://10.0.0.5/api/...: x" -> "Hub 401: x"). */
 export function withoutUrls(message: string): string {

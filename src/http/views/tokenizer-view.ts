@@ -6,7 +6,7 @@ import { fold, html, type SafeHtml } from "./html.ts";
 
 type Token = { id: number; content: string; special: boolean };
 type Field = { field: string; before: unknown; after: unknown };
-export type TokenizerDiff = {
+type TokenizerDiff = {
   fields: Field[];
   added_tokens: { added: Token[]; removed: Token[]; changed?: { id: number; before: Token; after: Token }[] };
 };

@@ -8,7 +8,7 @@ import {
 import type { Db } from "../../db/types.ts";
 import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts";
 
-export type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
+type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
 
 /**
  * The badge for a repo and metric: the stored endpoint JSON, or one saying why there is none (not

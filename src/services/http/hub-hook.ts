@@ -25,9 +25,7 @@ export const HubWebhook = z
 export type HubWebhook = NonNullable<z.output<typeof HubWebhook>>;
 
 /** What to do with a Hub event: poll a watched repo (with the head it reports, if any), or nothing. */
-export type HubHookPlan =
-  | { queued: false; reason: string }
-  | { queued: true; repo: string; knownHead?: string };
+type HubHookPlan = { queued: false; reason: string } | { queued: true; repo: string; knownHead?: string };
 
 const SHA = /^[0-9a-f]{40}$/;
 

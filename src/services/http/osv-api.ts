@@ -10,11 +10,11 @@ import {
 import { normalizeGitUrl, type OsvQuery, OsvQueryError, parseOsvQuery } from "./parse-osv-query.ts";
 import { rangeCovers } from "./range-covers.ts";
 
-export type OsvRecord = Record<string, unknown> & { id: string; modified: string };
-export type Page<T> = { items: T[]; nextPageToken: string | null };
+type OsvRecord = Record<string, unknown> & { id: string; modified: string };
+type Page<T> = { items: T[]; nextPageToken: string | null };
 
 /** OSV.dev caps a /v1/query page at 1,000 vulns and a /v1/querybatch at 1,000 queries. */
-export const OSV_PAGE_SIZE = 1000;
+const OSV_PAGE_SIZE = 1000;
 export const OSV_MAX_BATCH = 1000;
 
 function shasInRecord(record: Record<string, unknown>): string[] {

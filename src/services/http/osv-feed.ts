@@ -2,7 +2,7 @@ import { strToU8, zipSync } from "fflate";
 import type { Db } from "../../db/types.ts";
 import { advisoriesFingerprint, listAllAdvisories } from "../../repositories/http-read.repository.ts";
 
-export type Feed = {
+type Feed = {
   /** Quoted ETag shared by all.zip, modified_id.csv and feed.atom for one state of the store. */
   etag: string;
   lastModified: Date | null;

@@ -20,7 +20,7 @@ export async function reposJson(db: Db) {
 export const MAX_PAGE = 100;
 
 /** A cursor names the last revision of the previous page by its seq; opaque to clients. */
-export function encodeCursor(seq: number): string {
+function encodeCursor(seq: number): string {
   return Buffer.from(`seq:${seq}`).toString("base64url");
 }
 

@@ -23,7 +23,7 @@ export async function authenticate(db: Db, header: string | undefined) {
 }
 
 /** Tokens as listed to an admin: never the hash. */
-export type TokenInfo = {
+type TokenInfo = {
   id: number;
   name: string;
   createdAt: Date;

@@ -11,7 +11,7 @@ import { OSV_MAX_BATCH } from "../http/osv-api.ts";
 import type { AdvisorySource, BatchResult } from "./advisory-sources.ts";
 import { mapLimit, type RevisionSource } from "./revisions.ts";
 
-export type CheckDeps = {
+type CheckDeps = {
   advisories: AdvisorySource;
   revisions: RevisionSource;
   warn: (message: string) => void;

@@ -4,8 +4,8 @@ import { createTwoFilesPatch } from "diff";
 import { applyPins, type PlannedPin } from "../../core/scan/fix-pins.ts";
 import type { ModelReference } from "../../core/scan/types.ts";
 
-export type NotPinned = { ref: ModelReference; reason: string };
-export type PinPlan = {
+type NotPinned = { ref: ModelReference; reason: string };
+type PinPlan = {
   /** Unified diff of every file that changes (`a/` and `b/` prefixes, like `git diff`). */
   diff: string;
   changes: { file: string; before: string; after: string }[];

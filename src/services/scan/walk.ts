@@ -31,9 +31,9 @@ const VENDORED = new Set([
 ]);
 
 /** Larger files are generated data, not code or config (1 MiB). */
-export const MAX_FILE_BYTES = 1 << 20;
+const MAX_FILE_BYTES = 1 << 20;
 
-export type WalkedFile = { path: string; kind: FileKind; text: string };
+type WalkedFile = { path: string; kind: FileKind; text: string };
 export type WalkStats = {
   files: number;
   bytes: number;

@@ -4,7 +4,7 @@ import { repoNameById } from "../../repositories/http-read.repository.ts";
 import { withTransaction } from "../../repositories/transaction.ts";
 import { type Recorded, recordEvent } from "./outbox.ts";
 
-export type EmitInput = {
+type EmitInput = {
   type: WebhookEventType;
   repoId: number | null;
   /** What makes this event unique (e.g. advisory id + modified, revision sha): re-emitting is a no-op. */

@@ -8,13 +8,13 @@ import { type AttemptOutcome, deliverAttempt } from "./deliver-attempt.ts";
 import type { WebhookDeps } from "./types.ts";
 
 /** How long one lane run keeps sending before it yields its worker slot (it continues right after). */
-export const LANE_BUDGET_MS = 30_000;
+const LANE_BUDGET_MS = 30_000;
 /** A retry due within this long is waited for by the lane itself; later ones are the relay's. */
-export const LANE_WAIT_MS = 5_000;
+const LANE_WAIT_MS = 5_000;
 /** An attempt's lease beyond its timeout: past it, a delivery whose worker died is due again. */
 const LEASE_MARGIN_MS = 20_000;
 
-export type LaneRun = {
+type LaneRun = {
   outcomes: AttemptOutcome[];
   /** Run the lane again in this many ms (more due soon, or the budget ran out); null: nothing soon. */
   againInMs: number | null;

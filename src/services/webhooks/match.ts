@@ -1,10 +1,10 @@
 /** What a subscription filters on, and what an event offers to be filtered by. */
-export type SubscriptionFilter = {
+type SubscriptionFilter = {
   events: readonly string[];
   repoFilter: string | null;
   kinds: string[] | null;
 };
-export type EventFacts = { type: string; repo: string | null; kinds: readonly string[] };
+type EventFacts = { type: string; repo: string | null; kinds: readonly string[] };
 
 /**
  * A subscription's repo filter: null or "*" = every repo; otherwise a repo name in which `*` matches

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import { assertPublicHost, BlockedAddressError, guardedLookup } from "../../lib/ssrf.ts";
 
-export type SendOptions = {
+type SendOptions = {
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -12,7 +12,7 @@ export type SendOptions = {
 };
 
 /** What one POST did; `status` is null when no response came (refused, timeout, network). */
-export type SendResult = {
+type SendResult = {
   status: number | null;
   responseBody: string;
   durationMs: number;

@@ -17,7 +17,7 @@ import { newWebhookSecret } from "./secret.ts";
 /** An exact repo name, or one with `*` wildcards ("*", "owner/*", "owner/Qwen3-*"). */
 const REPO_FILTER = /^(\*|[A-Za-z0-9*][A-Za-z0-9._*-]*\/[A-Za-z0-9.*_-]+)$/;
 
-export const SubscriptionInput = z.object({
+const SubscriptionInput = z.object({
   url: z.url({ protocol: /^https?$/ }),
   repoFilter: z.string().max(200).regex(REPO_FILTER).nullable().optional(),
   events: z
@@ -31,10 +31,10 @@ export const SubscriptionInput = z.object({
     .nullable()
     .optional(),
 });
-export type SubscriptionInput = z.input<typeof SubscriptionInput>;
+type SubscriptionInput = z.input<typeof SubscriptionInput>;
 
 /** How long the previous secret still signs after a rotation, so receivers can switch over. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** Subscription as shown to its owner; secrets only at creation or rotation. */
 export function publicSubscription(s: WebhookSubscription, withSecret = false) {
@@ -60,7 +60,7 @@ export async function createSubscription(
 
 export { deleteSubscription, listSubscriptions };
 
-export type Redelivery =
+type Redelivery =
   | { ok: true }
   | { ok: false; reason: "not_found" }
   | { ok: false; reason: "disabled"; detail: string };

@@ -64,7 +64,7 @@ export function rope(p: Place, hidden: number): StructureNode {
   return node(p, "RoPE", "RoPE", hidden, 0, 0);
 }
 
-export type NormKind = "RMSNorm" | "LayerNorm";
+type NormKind = "RMSNorm" | "LayerNorm";
 
 /** RMSNorm (weight) or LayerNorm (weight + bias unless `bias` is false). */
 export function norm(p: Place, name: string, kind: NormKind, hidden: number, bias = true): StructureNode {
@@ -92,7 +92,7 @@ export type AttentionSpec = {
 };
 
 /** Parameters of a self-attention module. */
-export function attentionParams(a: AttentionSpec): number {
+function attentionParams(a: AttentionSpec): number {
   const q = a.heads * a.headDim;
   const kv = a.kvHeads * a.headDim;
   const w = a.hidden * q + 2 * a.hidden * kv + q * a.hidden;
@@ -244,7 +244,7 @@ export function kvCross(kvHeads: number, headDim: number, encoderSeq: number): K
 }
 
 /** What a single-tower text decoder's reading needs beyond its nodes. */
-export type DecoderFacts = {
+type DecoderFacts = {
   family: string;
   modelType?: string;
   nodes: StructureNode[];

@@ -46,17 +46,10 @@ export function kvByKind(
   return out;
 }
 
-/** Layer kinds for `n` layers where every `every`-th layer (1-based) is full and the rest sliding. */
-export function patternKinds(n: number, every: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push((i + 1) % every === 0 ? "full_attention" : "sliding_attention");
-  return out;
-}
-
-export type ParallelSpec = { norm: number; normType: string; mixer: Piece; ffn: Piece };
+type ParallelSpec = { norm: number; normType: string; mixer: Piece; ffn: Piece };
 
 /** One norm feeding attention and the MLP in parallel, both outputs added to the residual: 4 nodes. */
-export function parallelLayer(l: number, seq: number, hidden: number, s: ParallelSpec): StructureNode[] {
+function parallelLayer(l: number, seq: number, hidden: number, s: ParallelSpec): StructureNode[] {
   const shape = [seq, hidden];
   return [
     node(`${s.normType}_${l}`, s.normType, shape, s.norm, hidden, l),
@@ -67,7 +60,7 @@ export function parallelLayer(l: number, seq: number, hidden: number, s: Paralle
 }
 
 /** Norm after each sublayer, before its residual add (OLMo2/3): attention, norm, add, MLP, norm, add. */
-export function postNormLayer(l: number, seq: number, hidden: number, s: LayerSpec): StructureNode[] {
+function postNormLayer(l: number, seq: number, hidden: number, s: LayerSpec): StructureNode[] {
   const shape = [seq, hidden];
   return [
     pieceNode(`Attention_${l}`, s.mixer, shape, l),
@@ -81,7 +74,7 @@ export function postNormLayer(l: number, seq: number, hidden: number, s: LayerSp
 
 export type LayerShape = "pre" | "parallel" | "post";
 
-export type TextFrame = {
+type TextFrame = {
   seq: number;
   hidden: number;
   vocab: number;
@@ -137,7 +130,7 @@ export function repeatLayer(n: number, s: LayerSpec): LayerSpec[] {
   return out;
 }
 
-export type TextModel = {
+type TextModel = {
   cfg: ConfigView;
   family: string;
   hidden: number;

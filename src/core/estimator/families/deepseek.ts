@@ -37,7 +37,7 @@ function mlaDims(cfg: ConfigView): Mla {
  * kv_a_layernorm; kv_b_proj (kv_lora -> heads x (nope + v)); o_proj (heads x v -> h).
  * With an indexer (DSA): wq_b (q_lora -> n x d), wk (h -> d), k_norm LayerNorm(d), weights_proj (h -> n).
  */
-export function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): Piece {
+function mlaAttention(m: Mla, indexer?: { heads: number; dim: number }): Piece {
   const qk = m.nope + m.rope;
   const linears = m.qLora
     ? [lin(m.hidden, m.qLora), lin(m.qLora, m.heads * qk)]
@@ -79,7 +79,7 @@ function deepseekMoe(cfg: ConfigView, hidden: number): Piece {
   });
 }
 
-export type MlaFamily = {
+type MlaFamily = {
   family: string;
   /** Whether layer i (0-based) carries a DSA lightning indexer; absent: no indexer anywhere. */
   indexerAt?: (i: number) => boolean;

@@ -86,7 +86,7 @@ function feedForward(t: ConfigView, hidden: number, k: Kind): Piece {
   return ffn;
 }
 
-export type Gemma4Text = {
+type Gemma4Text = {
   layers: LayerSpec[];
   kvLayers: KvLayer[];
   perLayerEmbedding: StructureNode | null;

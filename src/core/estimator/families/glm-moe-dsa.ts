@@ -11,7 +11,7 @@ import type { ModelReading } from "../types.ts";
 import { readMlaMoe } from "./deepseek.ts";
 
 /** "full" or "shared" per layer, as transformers derives it. */
-export function glmIndexerTypes(cfg: ConfigView, layers: number): string[] {
+function glmIndexerTypes(cfg: ConfigView, layers: number): string[] {
   const explicit = cfg.optArray("indexer_types");
   const pattern = cfg.raw.index_topk_pattern;
   let types: unknown[];

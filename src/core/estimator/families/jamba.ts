@@ -32,7 +32,7 @@ function mambaSpec(cfg: ConfigView, hidden: number): Mamba1Spec {
 }
 
 /** Which layers (0-based) are attention and which are MoE, per the config's periods and offsets. */
-export function jambaLayout(cfg: ConfigView, layers: number): { attention: boolean[]; moe: boolean[] } {
+function jambaLayout(cfg: ConfigView, layers: number): { attention: boolean[]; moe: boolean[] } {
   const ap = cfg.optInt("attn_layer_period", 8);
   const ao = cfg.optInt("attn_layer_offset", 4, { min: 0 });
   const ep = cfg.optInt("expert_layer_period", 2);

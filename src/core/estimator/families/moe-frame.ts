@@ -12,7 +12,7 @@ export function textSeq(context: number | null): number {
   return context ?? 2048;
 }
 
-export type DecoderFrame = {
+type DecoderFrame = {
   name?: string;
   seq: number;
   hidden: number;
@@ -146,7 +146,7 @@ export function layerTypesOf(cfg: ConfigView, layers: number, fallback: (i: numb
   return types as string[];
 }
 
-export type TextReading = {
+type TextReading = {
   /** The root config (model_type is read from it). */
   cfg: ConfigView;
   family: string;

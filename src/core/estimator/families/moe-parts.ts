@@ -9,7 +9,7 @@ import { makeNode } from "./node-shape.ts";
 export type Piece = { type: string; params: number; actElems: number; linears: Linear[]; moe?: MoeFacts };
 
 /** Bytes of one bf16 activation element. */
-export const ACT_BYTES = 2;
+const ACT_BYTES = 2;
 
 /** A linear of in x out (with optional bias), as LoRA sees it. */
 export function lin(inF: number, outF: number, count = 1): Linear {
@@ -63,7 +63,7 @@ export function plainMlp(hidden: number, inter: number, bias: boolean, type = "M
   return { type, params, actElems: 2 * inter, linears };
 }
 
-export type MoeSpec = {
+type MoeSpec = {
   hidden: number;
   experts: number;
   topK: number;
@@ -114,11 +114,6 @@ export function moeBlock(m: MoeSpec): Piece {
     expertMatrices: m.experts * (m.fusedGateUp || m.ungated ? 2 : 3),
   };
   return { type: "MoE", params, actElems, linears, moe };
-}
-
-/** Parameters held by the routed experts' weight matrices alone (for quantization accounting). */
-export function expertWeightParams(m: MoeSpec): number {
-  return m.experts * (m.ungated ? 2 : 3) * m.hidden * m.expertInter;
 }
 
 /** Turns a piece into a node of a repeated block. */
@@ -176,11 +171,6 @@ export function pushResidualLayer(
     pieceNode(`${prefix}${ffnName}_${l}`, s.ffn, shape, l),
     node(`${prefix}Add_${l}_ffn`, "Add", shape, 0, hidden, l),
   );
-}
-
-/** Sum of node parameters, counting nodes tied to another once (they carry 0 here). */
-export function sumParams(nodes: StructureNode[]): number {
-  return nodes.reduce((s, n) => s + (n.tiedTo ? 0 : n.params), 0);
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 } from "./blocks.ts";
 
 /** DeciLM's rule: int(2 * ffn_mult * hidden / 3) rounded up to a multiple of 256. */
-export function ffnMultToIntermediate(mult: number, hidden: number): number {
+function ffnMultToIntermediate(mult: number, hidden: number): number {
   const size = Math.trunc((2 * mult * hidden) / 3);
   return size % 256 === 0 ? size : size + 256 - (size % 256);
 }

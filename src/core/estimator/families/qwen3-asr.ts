@@ -43,7 +43,7 @@ function audioFront(a: ConfigView, d: number) {
 }
 
 /** The Qwen3-ASR / Qwen3-Omni audio encoder tower at 30 s of audio. */
-export function qwenAudioTower(a: ConfigView) {
+function qwenAudioTower(a: ConfigView) {
   const d = a.int("d_model");
   const out = a.int("output_dim");
   const { seq, nodes: front } = audioFront(a, d);

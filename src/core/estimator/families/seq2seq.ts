@@ -54,7 +54,7 @@ export function decoderLayer(p: Place, i: number, l: Seq2SeqLayer, encoderSeq: n
 }
 
 /** What an encoder-decoder reading needs beyond its two node lists. */
-export type Seq2SeqFacts = {
+type Seq2SeqFacts = {
   family: string;
   encoder: StructureNode[];
   encoderRole: TowerRole;

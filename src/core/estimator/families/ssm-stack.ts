@@ -7,13 +7,7 @@ import { outputHead } from "./moe-frame.ts";
 import { node, type Piece, pieceNode } from "./moe-parts.ts";
 
 /** Three nodes per layer: RMSNorm, the mixer, the residual add. */
-export function mixerLayer(
-  l: number,
-  shape: number[],
-  hidden: number,
-  p: Piece,
-  name: string,
-): StructureNode[] {
+function mixerLayer(l: number, shape: number[], hidden: number, p: Piece, name: string): StructureNode[] {
   return [
     node(`RMSNorm_${l}`, "RMSNorm", shape, hidden, hidden, l),
     pieceNode(`${name}_${l}`, p, shape, l),

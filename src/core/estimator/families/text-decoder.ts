@@ -15,7 +15,7 @@ import {
 } from "./dense-decoder.ts";
 import { TEXT_DEFAULTS, withDefaults } from "./sub-config.ts";
 
-export type TextPart = { tower: TowerReading; kvLayers: KvLayer[]; dims: DecoderDims; warnings: string[] };
+type TextPart = { tower: TowerReading; kvLayers: KvLayer[]; dims: DecoderDims; warnings: string[] };
 
 function optionsFor(t: ConfigView, type: string): DenseOptions {
   const qwen2 = type === "qwen2";

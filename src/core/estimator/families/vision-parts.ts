@@ -8,7 +8,7 @@ import type { StructureNode, TowerReading, TowerRole } from "../types.ts";
 import { append } from "./blocks.ts";
 import { gatedMlp, gqaAttention, node, type Piece, plainMlp, pushResidualLayer } from "./moe-parts.ts";
 
-export type EncoderSpec = {
+type EncoderSpec = {
   name: string;
   role: TowerRole;
   /** Tokens the blocks run on (patches of one image, audio positions). */
@@ -43,7 +43,7 @@ function normParams(kind: "LayerNorm" | "RMSNorm", width: number): number {
 }
 
 /** One encoder block as the two pieces of a residual layer. */
-export function encoderPieces(s: EncoderSpec): { attn: Piece; mlp: Piece } {
+function encoderPieces(s: EncoderSpec): { attn: Piece; mlp: Piece } {
   const headDim = s.headDim ?? s.hidden / s.heads;
   if (!Number.isInteger(headDim)) {
     throw new EstimatorInputError(

@@ -26,7 +26,7 @@ function intList(cfg: ConfigView, key: string, fallback: number[]): number[] {
   return list as number[];
 }
 
-export type ConvStack = { dims: number[]; kernels: number[]; strides: number[] };
+type ConvStack = { dims: number[]; kernels: number[]; strides: number[] };
 
 export function convStack(cfg: ConfigView): ConvStack {
   const dims = intList(cfg, "conv_dim", CONV_DIM);

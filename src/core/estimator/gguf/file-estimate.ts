@@ -16,7 +16,7 @@ import { ggmlTypeByName, tensorBytes } from "./ggml-types.ts";
 import type { GgufHeader, GgufMetaValue } from "./types.ts";
 
 /** llama.cpp's default KV cache type is f16: 2 bytes per element. */
-export const KV_BYTES = 2;
+const KV_BYTES = 2;
 
 export type GgufFileEstimate = {
   path: string;
@@ -53,7 +53,7 @@ function perLayer(v: GgufMetaValue | undefined, layers: number): number[] | null
 }
 
 /** The quant label of a file: general.file_type's name, else a label in the file name, else "mixed". */
-export function quantLabel(path: string, meta: Record<string, GgufMetaValue>): string {
+function quantLabel(path: string, meta: Record<string, GgufMetaValue>): string {
   const ft = num(meta["general.file_type"]);
   const named = ft === null ? undefined : GGMLFileQuantizationType[ft];
   if (named) return named;

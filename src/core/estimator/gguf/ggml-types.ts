@@ -3,7 +3,7 @@
  * n / blockSize * typeSize bytes (ggml_row_size; n must be a whole number of blocks). Source:
  * llama.cpp gguf-py/gguf/constants.py (GGMLQuantizationType, GGML_QUANT_SIZES), QK_K = 256.
  */
-export type GgmlType = { name: string; blockSize: number; typeSize: number };
+type GgmlType = { name: string; blockSize: number; typeSize: number };
 
 const QK_K = 256;
 
