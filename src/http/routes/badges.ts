@@ -42,8 +42,11 @@ export function badgeRoutes(deps: AppDeps, cached: ResponseCache) {
         // Public data meant for other sites: READMEs, shields, dashboards fetching the JSON.
         reply.header("access-control-allow-origin", "*");
         if (ext === "json") {
-          const body = JSON.stringify(badge.json);
-          const etag = badge.etag ? quoteEtag(`${badge.etag}-j`.replaceAll('"', "")) : strongEtag(body);
+          // Serialised once per cached badge: a hot README badge is then headers and a string.
+          badge.jsonBody ??= JSON.stringify(badge.json);
+          const body = badge.jsonBody;
+          badge.jsonEtag ??= badge.etag ? quoteEtag(`${badge.etag}-j`.replaceAll('"', "")) : strongEtag(body);
+          const etag = badge.jsonEtag;
           return sendCached(req, reply, { ...base, body, etag, type: "application/json; charset=utf-8" });
         }
         // Opened directly, an SVG is a document: no scripts, no external loads.

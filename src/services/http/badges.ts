@@ -8,7 +8,15 @@ import {
 import type { Db } from "../../db/types.ts";
 import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts";
 
-type ServedBadge = { json: EndpointBadge; etag: string | null; updatedAt: Date | null; svg?: string };
+type ServedBadge = {
+  json: EndpointBadge;
+  etag: string | null;
+  updatedAt: Date | null;
+  /** Filled in on first use and kept with the cached badge: the SVG, the JSON body and its ETag. */
+  svg?: string;
+  jsonBody?: string;
+  jsonEtag?: string;
+};
 
 /**
  * The badge for a repo and metric: the stored endpoint JSON, or one saying why there is none (not
