@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type JobRegistry, jobs } from "../../jobs/index.ts";
+import type { JobRegistry } from "../../jobs/index.ts";
 import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { GgufEstimate } from "../../src/core/estimator/gguf/repo-estimate.ts";
 import { createApp } from "../../src/http/app.ts";
-import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import type { InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { GGUF_REPO, ggufRepo } from "../../src/replay-hub/fixtures/repos-kinds.ts";
-import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import type { ReplayHub } from "../../src/replay-hub/index.ts";
 import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
 import { listBehaviorChangesByRevision } from "../../src/repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
@@ -14,9 +14,8 @@ import { listFindings } from "../../src/repositories/findings.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
-import { watchRepo } from "../../src/services/watch-repos.ts";
-import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
-import { pipelineServices } from "./harness.ts";
+import type { TestDatabase } from "../helpers/db.ts";
+import { processedRepo } from "./harness.ts";
 
 // A GGUF repo through the whole pipeline: snapshot (headers by range), diff (quant files added, re-made,
 // removed; metadata; the embedded chat template's verdict), estimate (one per quant file), advise, page.
@@ -27,14 +26,7 @@ describe("a GGUF repo through the pipeline", () => {
   let runner: InProcessRunner<JobRegistry>;
 
   beforeAll(async () => {
-    hub = await startReplayHub({ repos: [ggufRepo()] });
-    store = await freshPgliteDatabase();
-    s = pipelineServices(store.db, hub).services;
-    runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
-    await runner.start();
-    await watchRepo(s, GGUF_REPO);
-    await runner.enqueue("poll-all", {});
-    await runner.idle();
+    ({ hub, store, s, runner } = await processedRepo(ggufRepo(), GGUF_REPO));
   }, 180_000);
 
   afterAll(async () => {
@@ -175,15 +167,8 @@ describe("a GGUF file that is not GGUF", () => {
         },
       ],
     };
-    const hub = await startReplayHub({ repos: [bad] });
-    const store = await freshPgliteDatabase();
+    const { hub, store, s, runner } = await processedRepo(bad, bad.id);
     try {
-      const s = pipelineServices(store.db, hub).services;
-      const runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
-      await runner.start();
-      await watchRepo(s, bad.id);
-      await runner.enqueue("poll-all", {});
-      await runner.idle();
       await runner.close();
       const repo = (await getRepoByName(s.db, bad.id))!;
       const [rev] = await listRevisionsByRepo(s.db, repo.id);

@@ -3,14 +3,22 @@
  * services over a given store, and a normalized dump of the store for "ends the same" comparisons.
  */
 import { pino } from "pino";
+import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { schema } from "../../src/db/index.ts";
 import type { Db } from "../../src/db/types.ts";
 import type { HubClient } from "../../src/hub/client.ts";
 import { servicesFor } from "../../src/main/boot.ts";
-import { MISSING_REPO_ID, type ReplayHub } from "../../src/replay-hub/index.ts";
+import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import {
+  MISSING_REPO_ID,
+  type ReplayHub,
+  type RepoSpec,
+  startReplayHub,
+} from "../../src/replay-hub/index.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
+import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
 
 export const FORCE_PUSH_REPO = "Qwen/Qwen3-4B-Instruct-2507";
 export const GATED_REPO = "meta-llama/Llama-3.2-3B";
@@ -19,6 +27,26 @@ export function pipelineServices(db: Db, hub: ReplayHub): { services: PipelineSe
   const config = loadConfig({ HF_ENDPOINT: hub.url, LOG_LEVEL: "silent" });
   const { services, hub: client } = servicesFor(config, db, { log: pino({ level: "silent" }) });
   return { services, client };
+}
+
+export type ProcessedRepo = {
+  hub: ReplayHub;
+  store: TestDatabase;
+  s: PipelineServices;
+  runner: InProcessRunner<JobRegistry>;
+};
+
+/** One replay-hub repo watched and processed to the end on PGlite by the real job registry (still running). */
+export async function processedRepo(spec: RepoSpec, name: string): Promise<ProcessedRepo> {
+  const hub = await startReplayHub({ repos: [spec] });
+  const store = await freshPgliteDatabase();
+  const s = pipelineServices(store.db, hub).services;
+  const runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
+  await runner.start();
+  await watchRepo(s, name);
+  await runner.enqueue("poll-all", {});
+  await runner.idle();
+  return { hub, store, s, runner };
 }
 
 /** Watches every fixture repo and one the hub does not know (404). */

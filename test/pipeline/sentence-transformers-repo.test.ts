@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type JobRegistry, jobs } from "../../jobs/index.ts";
+import type { JobRegistry } from "../../jobs/index.ts";
 import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { SentenceTransformersJson } from "../../src/core/estimator/sentence-transformers.ts";
 import { createApp } from "../../src/http/app.ts";
-import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
+import type { InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { ST_REPO, sentenceTransformersRepo } from "../../src/replay-hub/fixtures/repos-kinds.ts";
-import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
+import type { ReplayHub } from "../../src/replay-hub/index.ts";
 import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
 import { listBehaviorChangesByRevision } from "../../src/repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
@@ -13,9 +13,8 @@ import { getEstimate } from "../../src/repositories/estimates.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
-import { watchRepo } from "../../src/services/watch-repos.ts";
-import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
-import { pipelineServices } from "./harness.ts";
+import type { TestDatabase } from "../helpers/db.ts";
+import { processedRepo } from "./harness.ts";
 
 // A sentence-transformers repo through the pipeline: module files snapshotted and diffed, the estimate
 // counting every module, pooling and dimension changes as behaviour changes, the page.
@@ -26,14 +25,7 @@ describe("a sentence-transformers repo through the pipeline", () => {
   let runner: InProcessRunner<JobRegistry>;
 
   beforeAll(async () => {
-    hub = await startReplayHub({ repos: [sentenceTransformersRepo()] });
-    store = await freshPgliteDatabase();
-    s = pipelineServices(store.db, hub).services;
-    runner = createInProcessRunner({ jobs, services: s, delayScale: 0.001 });
-    await runner.start();
-    await watchRepo(s, ST_REPO);
-    await runner.enqueue("poll-all", {});
-    await runner.idle();
+    ({ hub, store, s, runner } = await processedRepo(sentenceTransformersRepo(), ST_REPO));
   }, 120_000);
 
   afterAll(async () => {
