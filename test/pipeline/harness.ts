@@ -29,7 +29,7 @@ export function pipelineServices(db: Db, hub: ReplayHub): { services: PipelineSe
   return { services, client };
 }
 
-export type ProcessedRepo = {
+type ProcessedRepo = {
   hub: ReplayHub;
   store: TestDatabase;
   s: PipelineServices;
