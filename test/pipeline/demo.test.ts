@@ -28,7 +28,9 @@ describe("demo", () => {
     expect(code, text).toBe(0);
     // One owner listing for the Qwen repos, one commits page for each repo alone under its owner.
     expect(text).toMatch(/hub, idle +7 requests for 11 repos with nothing new \(commits 6, models 1\)/);
-    expect(text).toMatch(/^repo kinds +diffusers 1, gguf 1, none 1, sentence-transformers 1, transformers 6$/m);
+    expect(text).toMatch(
+      /^repo kinds +diffusers 1, gguf 1, none 1, sentence-transformers 1, transformers 6$/m,
+    );
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).
     // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD.
