@@ -89,7 +89,7 @@ const count = (n: number | null) => (n === null ? "unknown" : `${formatParams(n)
 export function diffusersSummary(e: DiffusersEstimate, name: string): string {
   const d = e.diffusers;
   const lines = [
-    `${name}: diffusers ${d.pipeline}, ${formatParams(e.params.total)} parameters (${e.params.total}), weights ${formatGb(e.weights.bytes)} to serve at ${d.variant ?? "the default files' dtype"}`,
+    `${name}: diffusers ${d.pipeline}, ${formatParams(e.params.total)} parameters (${e.params.total}), weights ${formatGb(e.weights.bytes)} to serve at ${d.dtype} (${d.variant ?? "default"} files)`,
     ...d.components.map(
       (c) =>
         `  ${c.name.padEnd(18)} ${`${c.library}.${c.class}`.padEnd(44)} ${count(c.params).padEnd(26)} ${c.source}`,
@@ -106,7 +106,7 @@ export function diffusersMarkdown(e: DiffusersEstimate, name: string): string {
   const lines = [
     `# ${name}: diffusers ${d.pipeline}, ${formatParams(e.params.total)} parameters`,
     "",
-    `Read from model_index.json, each component's config.json and safetensors headers (${d.variant ?? "default"} files), estimator ${e.estimator_version}. Serve memory is the weights at the pipeline's dtype; activations at an image size are not counted.`,
+    `Read from model_index.json, each component's config.json and safetensors headers (${d.variant ?? "default"} files), estimator ${e.estimator_version}. Serve memory is the weights at the pipeline's dtype (${d.dtype}); activations at an image size are not counted.`,
     "",
     "| Component | Class | Parameters | Counted from | Serve |",
     "|---|---|---|---|---|",

@@ -2,7 +2,7 @@ import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts"
 import { getEstimate } from "../repositories/estimates.repository.ts";
 import { listRevisionsByRepo, type Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";
-import { computeEstimate, isGgufRevision } from "./estimate-revision.ts";
+import { computeEstimate, isEstimable } from "./estimate-revision.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
 /** How far back to look for an estimate to compare with (revisions without config.json are skipped). */
@@ -30,7 +30,7 @@ async function estimateOf(s: PipelineServices, revision: Revision): Promise<Esti
   const stored = await getEstimate(s.db, revision.id, ESTIMATOR_VERSION);
   if (stored) return (stored.result as Estimate | null) ?? null;
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json") && !isGgufRevision(files)) return null;
+  if (!isEstimable(files)) return null;
   try {
     return computeEstimate(files);
   } catch {

@@ -22,7 +22,7 @@ export const NO_CONFIG = "no config.json in this revision";
  */
 export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json") && !isGgufRevision(files) && !isDiffusersRevision(files)) {
+  if (!isEstimable(files)) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
     await upsertEstimate(s.db, {
       revisionId: revision.id,
@@ -51,11 +51,16 @@ export async function estimateRevision(s: PipelineServices, revision: Revision):
   }
 }
 
+/** A revision the estimator reads: a config.json, GGUF files or a diffusers model_index.json. */
+export function isEstimable(files: Map<string, FileState>): boolean {
+  return files.has("config.json") || isGgufRevision(files) || isDiffusersRevision(files);
+}
+
 /**
  * A revision estimated from its GGUF files: it has .gguf files and no safetensors weights (a GGUF repo may
  * carry the original config.json beside its quants; the quants are what it serves).
  */
-export function isGgufRevision(files: Map<string, FileState>): boolean {
+function isGgufRevision(files: Map<string, FileState>): boolean {
   const paths = [...files.keys()];
   return paths.some(isGgufPath) && !paths.some((p) => p.endsWith(".safetensors"));
 }

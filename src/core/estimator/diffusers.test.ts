@@ -58,7 +58,9 @@ describe("estimateDiffusers", () => {
 
   it("the serve verdict per card is the existing fit rule on the weights alone", () => {
     const big = new Map([["unet", { config: null, tensors: tensors("BF16", [10_000_000_000]) }]]);
-    const e = estimateDiffusers(index, big, "bf16", "test");
+    const e = estimateDiffusers(index, big, null, "test");
+    // No variant: the dtype the weights are stored in.
+    expect(e.diffusers.dtype).toBe("BF16");
     const verdict = (card: string) => e.fit.find((f) => f.card === card)?.verdict;
     // 20 GB of weights: over a T4's 16 GB, borderline on an L4 (20 * 1.43 > 24 / 1.15), fits an A100 40 GB.
     expect(verdict("T4 16 GB")).toBe("does_not_fit");

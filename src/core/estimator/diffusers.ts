@@ -39,6 +39,8 @@ export type DiffusersJson = {
   diffusers_version: string | null;
   /** The weights variant read (fp16, bf16) or null: the default files. */
   variant: string | null;
+  /** The dtype the pipeline is served at: the variant's, else the half dtype stored most (F16 for float32 files). */
+  dtype: string;
   components: DiffusersComponentJson[];
 };
 
@@ -144,6 +146,14 @@ function serveRows(bytes: number): FitJson[] {
   });
 }
 
+function servedDtype(variant: string | null, byDtype: Record<string, number>): string {
+  if (variant === "fp16") return "F16";
+  if (variant === "bf16") return "BF16";
+  const floats = Object.entries(byDtype).filter(([d]) => d === "BF16" || d === "F16" || d === "F32");
+  const top = floats.sort(([, a], [, b]) => b - a)[0]?.[0];
+  return top === "BF16" ? "BF16" : "F16";
+}
+
 /** The pipeline's estimate from its model index and each component's stored files (by component name). */
 export function estimateDiffusers(
   index: ModelIndex,
@@ -161,13 +171,14 @@ export function estimateDiffusers(
   const byDtype: Record<string, number> = {};
   for (const r of models) for (const [d, b] of Object.entries(r.by_dtype)) byDtype[d] = (byDtype[d] ?? 0) + b;
   const stored = Object.values(byDtype).reduce((a, b) => a + b, 0);
+  const dtype = servedDtype(variant, byDtype);
   const missing = [
     { figure: "activations", why: "latents, attention and VAE decode depend on the image size: not planned" },
     { figure: "full_finetune and lora fit", why: "training a diffusion pipeline is not planned" },
     ...unknown.map((r) => ({ figure: `params of ${r.name}`, why: r.note ?? "unknown" })),
   ];
   const warnings = [
-    `diffusers ${index.class_name}: ${models.length} model component(s) (${models.map((r) => r.name).join(", ")}), weights read at ${variant ?? "the default files'"} ${variant ? "variant" : "dtype"}; serve memory is the weights alone`,
+    `diffusers ${index.class_name}: ${models.length} model component(s) (${models.map((r) => r.name).join(", ")}), weights read from the ${variant ?? "default"} files, served at ${dtype}; serve memory is the weights alone`,
     ...unknown.map((r) => `${r.name} (${r.library}.${r.class}): ${r.note}; the total leaves it out`),
   ];
   return {
@@ -202,6 +213,7 @@ export function estimateDiffusers(
       pipeline: index.class_name,
       diffusers_version: index.diffusers_version,
       variant,
+      dtype,
       components: rows,
     },
   };
