@@ -1,7 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { BehaviorChange } from "../core/diff/behavior.ts";
 import type { ChangeDetail } from "../core/diff/change-detail.ts";
 import { changes } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
 
 export type Change = typeof changes.$inferSelect;
 export type NewChange = Omit<Change, "id" | "revisionId" | "detail" | "promptChanged"> & {
@@ -61,4 +63,36 @@ export function listChangesByRevision(ex: Executor, revisionId: number): Promise
     .from(changes)
     .where(eq(changes.revisionId, revisionId))
     .orderBy(asc(changes.path), asc(changes.category));
+}
+
+type FileChangeSummary = Pick<Change, "path" | "category" | "kind" | "summary">;
+
+/**
+ * Everything recorded as changed in a revision, in one query: its file changes (ordered by path then
+ * category, as listChangesByRevision) and its behaviour changes (ordered by kind).
+ */
+export async function listRevisionChanges(
+  ex: Executor,
+  revisionId: number,
+): Promise<{ files: FileChangeSummary[]; behavior: BehaviorChange[] }> {
+  type Row =
+    | (FileChangeSummary & { source: "file" })
+    | (Pick<BehaviorChange, "kind" | "summary" | "detail"> & { source: "behavior" });
+  const rows = await queryRows<Row>(
+    ex,
+    sql`select 'file' as source, path, category, kind, summary, null::jsonb as detail
+      from changes where revision_id = ${revisionId}
+      union all
+      select 'behavior', null, null, kind, summary, detail
+      from behavior_changes where revision_id = ${revisionId}
+      order by source, path, category, kind`,
+  );
+  const files: FileChangeSummary[] = [];
+  const behavior: BehaviorChange[] = [];
+  for (const row of rows) {
+    if (row.source === "file")
+      files.push({ path: row.path, category: row.category, kind: row.kind, summary: row.summary });
+    else behavior.push({ kind: row.kind, summary: row.summary, detail: row.detail });
+  }
+  return { files, behavior };
 }
