@@ -30,6 +30,7 @@ import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.
 import { previousEstimate } from "./base-estimate.ts";
 import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
+import { baseChangedEvents } from "./peft-base-events.ts";
 import { revisionChangedEvent } from "./revision-event.ts";
 import { type OutboxEvent, recordEvent } from "./webhooks/outbox.ts";
 
@@ -89,6 +90,9 @@ export async function adviseRevision(
       data: processed,
     });
     if (changed) await emit(tx, outcome, changed);
+    // A PEFT adapter's subscribers hear of its base's changes too.
+    for (const e of await baseChangedEvents(tx, s, repo, revision, changed, outcome))
+      await emit(tx, outcome, e);
     await markRevisionDone(tx, revision.id, now);
     return outcome;
   });
