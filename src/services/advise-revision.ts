@@ -26,6 +26,7 @@ import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.
 import { previousEstimate } from "./base-estimate.ts";
 import { behaviorAdvisoryChanges } from "./behavior-advice.ts";
 import type { PipelineServices } from "./deps.ts";
+import { baseChangedEvents } from "./peft-base-events.ts";
 import { revisionChangedEvent } from "./revision-event.ts";
 import { type OutboxEvent, recordEvents } from "./webhooks/outbox.ts";
 
@@ -91,6 +92,8 @@ export async function adviseRevision(
     const subject = `${repo.name}@${revision.sha}`;
     events.push({ type: "revision.processed", repo, subject, data: processed });
     if (changed) events.push(changed);
+    // A PEFT adapter's subscribers hear of its base's changes too.
+    events.push(...(await baseChangedEvents(tx, s, repo, revision, changed, outcome)));
     for (const r of await recordEvents(tx, events)) {
       outcome.eventIds.push(r.eventId);
       outcome.deliverTo.push(...r.subscriptionIds);
