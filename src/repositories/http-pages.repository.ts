@@ -136,7 +136,7 @@ export async function latestEstimates(
       revisionId: estimates.revisionId,
       estimatorVersion: estimates.estimatorVersion,
       error: estimates.error,
-      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader', 'gguf', ${estimates.result}->'gguf')) end`,
+      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader', 'gguf', ${estimates.result}->'gguf', 'diffusers', ${estimates.result}->'diffusers')) end`,
     })
     .from(estimates)
     .where(inArray(estimates.revisionId, revisionIds))

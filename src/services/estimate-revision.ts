@@ -5,6 +5,7 @@ import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
+import { computeDiffusersEstimate, isDiffusersRevision } from "./diffusers-files.ts";
 import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
@@ -28,7 +29,12 @@ export async function estimateRevision(
   opts: { waitForBase: boolean } = { waitForBase: true },
 ): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json") && !isGgufRevision(files) && !isPeftRevision(files)) {
+  if (
+    !files.has("config.json") &&
+    !isGgufRevision(files) &&
+    !isPeftRevision(files) &&
+    !isDiffusersRevision(files)
+  ) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
     await upsertEstimate(s.db, {
       revisionId: revision.id,
@@ -80,6 +86,7 @@ function computeGgufEstimate(files: Map<string, FileState>): Estimate {
 export function computeEstimate(files: Map<string, FileState>, peft: PeftBaseLoad | null = null): Estimate {
   if (isPeftRevision(files)) return computePeftEstimate(files, peft, ESTIMATOR_VERSION);
   if (isGgufRevision(files)) return computeGgufEstimate(files);
+  if (isDiffusersRevision(files)) return computeDiffusersEstimate(files, ESTIMATOR_VERSION);
   const config = files.get("config.json");
   if (!config || config.content === null)
     throw new BadUpstreamDataError("bad_config", "config.json: missing");
