@@ -25,20 +25,6 @@ async function getAdapterBase(ex: Executor, adapterRepoId: number): Promise<stri
   return row?.baseName ?? null;
 }
 
-type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
-
-/** The adapter repos linked to a base (by name, case-insensitively), each with the revision that named it. */
-export async function listAdaptersOfBase(ex: Executor, baseName: string): Promise<LinkedAdapter[]> {
-  const rows = await ex
-    .select({ id: repos.id, name: repos.name, sha: revisions.sha, committedAt: revisions.committedAt })
-    .from(adapterBases)
-    .innerJoin(repos, eq(repos.id, adapterBases.adapterRepoId))
-    .innerJoin(revisions, eq(revisions.id, adapterBases.revisionId))
-    .where(sql`lower(${adapterBases.baseName}) = lower(${baseName})`)
-    .orderBy(repos.name);
-  return rows.map((r) => ({ repo: { id: r.id, name: r.name }, sha: r.sha, committedAt: r.committedAt }));
-}
-
 /** A watched repo by name, compared case-insensitively as the Hub does. */
 export async function findRepoByNameCi(ex: Executor, name: string) {
   const [row] = await ex.select().from(repos).where(sql`lower(${repos.name}) = lower(${name})`).limit(1);

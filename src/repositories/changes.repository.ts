@@ -67,17 +67,24 @@ export function listChangesByRevision(ex: Executor, revisionId: number): Promise
 
 type FileChangeSummary = Pick<Change, "path" | "category" | "kind" | "summary">;
 
+/** An adapter repo that names a repo as its base, with the revision that named it. */
+export type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
+
+type Row =
+  | (FileChangeSummary & { source: "file" })
+  | (Pick<BehaviorChange, "kind" | "summary" | "detail"> & { source: "behavior" })
+  | { source: "adapter"; path: string; summary: string; detail: { id: number; committed_at: string | null } };
+
 /**
- * Everything recorded as changed in a revision, in one query: its file changes (ordered by path then
- * category, as listChangesByRevision) and its behaviour changes (ordered by kind).
+ * What a processed revision announces, in one query: its file changes (ordered by path then category, as
+ * listChangesByRevision), its behaviour changes (ordered by kind), and the PEFT adapter repos that name
+ * its repo as their base (by name, case-insensitively, as the Hub compares names), who hear of it too.
  */
 export async function listRevisionChanges(
   ex: Executor,
   revisionId: number,
-): Promise<{ files: FileChangeSummary[]; behavior: BehaviorChange[] }> {
-  type Row =
-    | (FileChangeSummary & { source: "file" })
-    | (Pick<BehaviorChange, "kind" | "summary" | "detail"> & { source: "behavior" });
+  repoName: string,
+): Promise<{ files: FileChangeSummary[]; behavior: BehaviorChange[]; adapters: LinkedAdapter[] }> {
   const rows = await queryRows<Row>(
     ex,
     sql`select 'file' as source, path, category, kind, summary, null::jsonb as detail
@@ -85,14 +92,32 @@ export async function listRevisionChanges(
       union all
       select 'behavior', null, null, kind, summary, detail
       from behavior_changes where revision_id = ${revisionId}
+      union all
+      select 'adapter', r.name, null, null, v.sha, jsonb_build_object('id', r.id, 'committed_at', v.committed_at)
+      from adapter_bases a join repos r on r.id = a.adapter_repo_id join revisions v on v.id = a.revision_id
+      where lower(a.base_name) = lower(${repoName})
       order by source, path, category, kind`,
   );
-  const files: FileChangeSummary[] = [];
-  const behavior: BehaviorChange[] = [];
+  const out = {
+    files: [] as FileChangeSummary[],
+    behavior: [] as BehaviorChange[],
+    adapters: [] as LinkedAdapter[],
+  };
   for (const row of rows) {
     if (row.source === "file")
-      files.push({ path: row.path, category: row.category, kind: row.kind, summary: row.summary });
-    else behavior.push({ kind: row.kind, summary: row.summary, detail: row.detail });
+      out.files.push({ path: row.path, category: row.category, kind: row.kind, summary: row.summary });
+    else if (row.source === "behavior")
+      out.behavior.push({ kind: row.kind, summary: row.summary, detail: row.detail });
+    else out.adapters.push(linkedAdapter(row));
   }
-  return { files, behavior };
+  return out;
+}
+
+function linkedAdapter(row: Extract<Row, { source: "adapter" }>): LinkedAdapter {
+  const at = row.detail.committed_at;
+  return {
+    repo: { id: row.detail.id, name: row.path },
+    sha: row.summary,
+    committedAt: at === null ? null : new Date(at),
+  };
 }

@@ -49,7 +49,7 @@ export async function adviseRevision(
 ): Promise<AdviseOutcome> {
   const [before, recorded] = await Promise.all([
     estimate ? previousEstimate(s, revision) : null,
-    listRevisionChanges(s.db, revision.id),
+    listRevisionChanges(s.db, revision.id, repo.name),
   ]);
   const behavior = behaviorAdvisoryChanges(s, recorded.behavior);
   const estimateChanges =
@@ -93,7 +93,7 @@ export async function adviseRevision(
     events.push({ type: "revision.processed", repo, subject, data: processed });
     if (changed) events.push(changed);
     // A PEFT adapter's subscribers hear of its base's changes too.
-    events.push(...(await baseChangedEvents(tx, s, repo, revision, changed, outcome)));
+    events.push(...baseChangedEvents(s, recorded.adapters, repo, revision, changed, outcome));
     for (const r of await recordEvents(tx, events)) {
       outcome.eventIds.push(r.eventId);
       outcome.deliverTo.push(...r.subscriptionIds);

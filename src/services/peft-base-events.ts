@@ -4,8 +4,7 @@
  * gets a `base.changed` event, for the adapter's subscribers. Built in the base's advise transaction and
  * recorded there (the outbox), with the events of the base itself.
  */
-import type { Executor } from "../db/types.ts";
-import { listAdaptersOfBase } from "../repositories/adapter-bases.repository.ts";
+import type { LinkedAdapter } from "../repositories/changes.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";
@@ -18,17 +17,17 @@ type BaseAdvisories = { opened: string[]; closed: string[] };
  * advisory, and none for an adapter whose naming revision is newer than the base revision (it was trained
  * on that base or a later one).
  */
-export async function baseChangedEvents(
-  ex: Executor,
+export function baseChangedEvents(
   s: Pick<PipelineServices, "config">,
+  adapters: LinkedAdapter[],
   base: Repo,
   revision: Revision,
   changed: OutboxEvent | null,
   advisories: BaseAdvisories,
-): Promise<OutboxEvent[]> {
+): OutboxEvent[] {
   if (!changed && advisories.opened.length + advisories.closed.length === 0) return [];
   const out: OutboxEvent[] = [];
-  for (const a of await listAdaptersOfBase(ex, base.name)) {
+  for (const a of adapters) {
     if (a.repo.id === base.id) continue;
     if (a.committedAt && revision.committedAt && revision.committedAt <= a.committedAt) continue;
     const kinds = ["base", ...(changed?.kinds ?? [])];
