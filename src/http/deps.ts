@@ -33,6 +33,11 @@ export type AppDeps = {
   failedJobs?: FailedJobs;
   /** Served at `/metrics` when given. */
   metrics?: OpsDeps["metrics"];
+  /**
+   * A bearer token this process accepts besides the stored API tokens: `hubwatch run` writes it, mode
+   * 0600, into the data folder for CLI writes on the same machine (src/main/local-api.ts).
+   */
+  localAdminToken?: string;
   /** Retry schedule for webhook deliveries (tests shorten it). */
   webhookRetryDelaysMs?: readonly number[];
 };

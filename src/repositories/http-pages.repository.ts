@@ -45,10 +45,6 @@ export async function listReposOverview(db: Executor) {
     .orderBy(asc(repos.name));
 }
 
-export async function listRevisions(db: Executor, repoId: number) {
-  return db.select().from(revisions).where(eq(revisions.repoId, repoId)).orderBy(desc(revisions.seq));
-}
-
 export async function findRevision(db: Executor, repoId: number, sha: string) {
   const rows = await db
     .select()

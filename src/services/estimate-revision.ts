@@ -9,6 +9,8 @@ import { computeDiffusersEstimate, isDiffusersRevision } from "./diffusers-files
 import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
+import { loadPeftBase } from "./peft-base.ts";
+import { computePeftEstimate, isPeftRevision, type PeftBaseLoad } from "./peft-files.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 import { sentenceTransformersOf, withSentenceTransformers } from "./sentence-transformers-files.ts";
 
@@ -18,9 +20,14 @@ export const NO_CONFIG = "no config.json in this revision";
  * Runs the pure estimator on a revision's config.json (+ the tensors of its safetensors headers) and
  * stores the result under the current estimator version. A revision without config.json (an initial
  * commit) has no estimate: null. A config that is not JSON, or that the estimator rejects, throws
- * BadUpstreamDataError (the revision fails with it); the error is stored as the estimate too.
+ * BadUpstreamDataError (the revision fails with it); the error is stored as the estimate too. A PEFT
+ * adapter's revision waits for its base's revision (`waitForBase`: throws until it is processed).
  */
-export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
+export async function estimateRevision(
+  s: PipelineServices,
+  revision: Revision,
+  opts: { waitForBase: boolean } = { waitForBase: true },
+): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
   if (!isEstimable(files)) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
@@ -32,7 +39,7 @@ export async function estimateRevision(s: PipelineServices, revision: Revision):
     return null;
   }
   try {
-    const result = computeEstimate(files);
+    const result = computeEstimate(files, await loadPeftBase(s, revision, files, { wait: opts.waitForBase }));
     await upsertEstimate(s.db, {
       revisionId: revision.id,
       estimatorVersion: ESTIMATOR_VERSION,
@@ -51,9 +58,11 @@ export async function estimateRevision(s: PipelineServices, revision: Revision):
   }
 }
 
-/** A revision the estimator reads: a config.json, GGUF files or a diffusers model_index.json. */
+/** A revision the estimator reads: a config.json, GGUF files, a PEFT adapter or a diffusers model_index.json. */
 export function isEstimable(files: Map<string, FileState>): boolean {
-  return files.has("config.json") || isGgufRevision(files) || isDiffusersRevision(files);
+  return (
+    files.has("config.json") || isGgufRevision(files) || isPeftRevision(files) || isDiffusersRevision(files)
+  );
 }
 
 /**
@@ -72,8 +81,12 @@ function computeGgufEstimate(files: Map<string, FileState>): Estimate {
   return estimateGgufRepo(headers, ESTIMATOR_VERSION);
 }
 
-/** The estimate for stored files; throws BadUpstreamDataError for a missing, unparseable or rejected config. */
-export function computeEstimate(files: Map<string, FileState>): Estimate {
+/**
+ * The estimate for stored files (`peft`: a PEFT adapter's base, src/services/peft-base.ts); throws
+ * BadUpstreamDataError for a missing, unparseable or rejected config.
+ */
+export function computeEstimate(files: Map<string, FileState>, peft: PeftBaseLoad | null = null): Estimate {
+  if (isPeftRevision(files)) return computePeftEstimate(files, peft, ESTIMATOR_VERSION);
   if (isGgufRevision(files)) return computeGgufEstimate(files);
   if (isDiffusersRevision(files)) return computeDiffusersEstimate(files, ESTIMATOR_VERSION);
   const config = files.get("config.json");

@@ -16,6 +16,8 @@ export function classifyPath(path: string, pipeline = false): PathCategory {
   if (pipeline && isComponentConfig(path)) return "config";
   // sentence-transformers: the module list, its settings and each module's config (1_Pooling/config.json...).
   if (ST_FILES.has(path) || /^\d+_[A-Za-z]+\/config\.json$/.test(path)) return "config";
+  // PEFT: the adapter's config (base model, rank, targets).
+  if (path === "adapter_config.json") return "config";
   if (path === "generation_config.json") return "generation_config";
   if (TOKENIZER_FILES.has(path)) return "tokenizer";
   if (path === "chat_template.jinja" || path === "chat_template.json") return "chat_template";

@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { listFailures, type Requeue, retryFailures } from "../../services/failures.ts";
-import { authenticate } from "../../services/http/tokens.ts";
 import { UserInputError } from "../../services/watch-repos.ts";
+import { requireBearer } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
 
 const RetryBody = z.union(
@@ -19,12 +19,7 @@ const FailedQuery = z.object({ repo: z.string({ error: "expected ?repo=OWNER/NAM
 export function failedApiRoutes(deps: AppDeps) {
   return async function routes(plain: FastifyInstance) {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    app.addHook("onRequest", async (req, reply) => {
-      if (!req.url.startsWith("/api/failed")) return;
-      if (await authenticate(deps.db, req.headers.authorization)) return;
-      reply.header("www-authenticate", 'Bearer realm="hubwatch"');
-      return reply.code(401).send({ error: "a valid bearer token is required (hubwatch token create)" });
-    });
+    app.addHook("onRequest", requireBearer(deps, "/api/failed"));
     const asUserError = (err: unknown, reply: { code(n: number): { send(b: unknown): unknown } }) => {
       if (err instanceof UserInputError) return reply.code(400).send({ error: err.message });
       throw err;

@@ -1,17 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { HubWebhook, planHubHook } from "../../services/http/hub-hook.ts";
+import { secretMatches } from "../auth.ts";
 import type { AppDeps } from "../deps.ts";
-
-/** Compares secrets in constant time (hashing first makes the lengths equal). */
-function secretMatches(given: string | undefined, expected: string): boolean {
-  const a = createHash("sha256")
-    .update(given ?? "")
-    .digest();
-  const b = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(a, b) && given !== undefined;
-}
 
 /**
  * POST /hooks/hub: Hugging Face Hub webhooks. A `repo.content` event on a watched model repo that

@@ -1,8 +1,13 @@
 import { z } from "zod";
 import { webhookEventTypes } from "../../db/schema/index.ts";
 import type { Db } from "../../db/types.ts";
-import { assertPublicHost } from "../../lib/ssrf.ts";
-import { getDelivery, reopenDelivery } from "../../repositories/webhook-deliveries.repository.ts";
+import { assertPublicHost, BlockedAddressError } from "../../lib/ssrf.ts";
+import {
+  getDelivery,
+  listAttempts,
+  listDeliveries,
+  reopenDelivery,
+} from "../../repositories/webhook-deliveries.repository.ts";
 import {
   deleteSubscription,
   enableSubscription,
@@ -12,12 +17,14 @@ import {
   updateSubscription,
   type WebhookSubscription,
 } from "../../repositories/webhooks.repository.ts";
+import { UserInputError } from "../watch-repos.ts";
 import { newWebhookSecret } from "./secret.ts";
 
 /** An exact repo name, or one with `*` wildcards ("*", "owner/*", "owner/Qwen3-*"). */
 const REPO_FILTER = /^(\*|[A-Za-z0-9*][A-Za-z0-9._*-]*\/[A-Za-z0-9.*_-]+)$/;
 
-const SubscriptionInput = z.object({
+/** A subscription as the write API and `hubwatch hook add` take it. */
+export const SubscriptionInput = z.object({
   url: z.url({ protocol: /^https?$/ }),
   repoFilter: z.string().max(200).regex(REPO_FILTER).nullable().optional(),
   events: z
@@ -48,7 +55,7 @@ export async function createSubscription(
   input: SubscriptionInput,
 ): Promise<WebhookSubscription> {
   const parsed = SubscriptionInput.parse(input);
-  if (!deps.allowPrivateTargets) await assertPublicHost(new URL(parsed.url).hostname);
+  if (!deps.allowPrivateTargets) await checkTarget(new URL(parsed.url).hostname);
   return storeSubscription(deps.db, {
     url: parsed.url,
     secret: newWebhookSecret(),
@@ -58,7 +65,19 @@ export async function createSubscription(
   });
 }
 
-export { deleteSubscription, listSubscriptions };
+/** A target that resolves to a private address, or to nothing, is the caller's mistake. */
+async function checkTarget(host: string): Promise<void> {
+  try {
+    await assertPublicHost(host);
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw new UserInputError(err.message);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOTFOUND" || code === "ENODATA") throw new UserInputError(`cannot resolve ${host}`);
+    throw err;
+  }
+}
+
+export { deleteSubscription, listAttempts, listDeliveries, listSubscriptions };
 
 type Redelivery =
   | { ok: true }
