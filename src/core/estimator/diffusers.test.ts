@@ -56,6 +56,27 @@ describe("estimateDiffusers", () => {
     expect(e.missing?.map((m) => m.figure)).toContain("params of unet");
   });
 
+  it("a T5EncoderModel text encoder without a header: the t5 reader's encoder-only count", () => {
+    const t5 = JSON.parse(
+      readFileSync(
+        new URL("../../../fixtures/models/google-t5__t5-small/config.json", import.meta.url),
+        "utf8",
+      ),
+    ) as Record<string, unknown>;
+    const sd3 = parseModelIndex({
+      _class_name: "StableDiffusion3Pipeline",
+      text_encoder_3: ["transformers", "T5EncoderModel"],
+    })!;
+    const files = new Map([
+      ["text_encoder_3", { config: { ...t5, architectures: ["T5EncoderModel"] }, tensors: null }],
+    ]);
+    const e = estimateDiffusers(sd3, files, null, "test");
+    // Shared embedding 32128 x 512 + 6 encoder blocks (attention, FFN 512 x 2048, two norms) + relative bias + final norm.
+    const block = 4 * 512 * 512 + 512 + 2 * 512 * 2048 + 512;
+    expect(e.params.total).toBe(32128 * 512 + 6 * block + 32 * 8 + 512);
+    expect(e.diffusers.components[0]).toMatchObject({ source: "config", params: 35_330_816 });
+  });
+
   it("the serve verdict per card is the existing fit rule on the weights alone", () => {
     const big = new Map([["unet", { config: null, tensors: tensors("BF16", [10_000_000_000]) }]]);
     const e = estimateDiffusers(index, big, null, "test");
