@@ -20,9 +20,22 @@ export async function upsertAdapterBase(ex: Executor, link: AdapterLink, at: Dat
 }
 
 /** The base an adapter repo names, or null when it is not an adapter (or not processed yet). */
-async function getAdapterBase(ex: Executor, adapterRepoId: number): Promise<string | null> {
+export async function getAdapterBase(ex: Executor, adapterRepoId: number): Promise<string | null> {
   const [row] = await ex.select().from(adapterBases).where(eq(adapterBases.adapterRepoId, adapterRepoId));
   return row?.baseName ?? null;
+}
+
+/** Every adapter -> base link, with whether the base is watched. */
+export async function listAdapterBases(ex: Executor) {
+  const rows = await ex
+    .select({ adapterRepoId: adapterBases.adapterRepoId, baseName: adapterBases.baseName, baseId: repos.id })
+    .from(adapterBases)
+    .leftJoin(repos, sql`lower(${repos.name}) = lower(${adapterBases.baseName})`);
+  return rows.map((r) => ({
+    adapterRepoId: r.adapterRepoId,
+    baseName: r.baseName,
+    baseWatched: r.baseId !== null,
+  }));
 }
 
 type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };

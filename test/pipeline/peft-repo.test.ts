@@ -137,6 +137,12 @@ describe("a PEFT adapter repo through the pipeline", () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("adapter_config.json");
       expect(page.body).toContain("$.r 16 -&gt; 32");
+      // The repo list shows the adapter's base, and that it is watched.
+      const list = (await app.inject({ method: "GET", url: "/api/repos" })).json() as {
+        repos: { name: string; base: unknown }[];
+      };
+      expect(list.repos.find((r) => r.name === PEFT_REPO)?.base).toEqual({ repo: PEFT_BASE, watched: true });
+      expect(list.repos.find((r) => r.name === PEFT_BASE)?.base).toBeNull();
     } finally {
       await app.close();
     }

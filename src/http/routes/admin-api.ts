@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { listAttempts, listDeliveries } from "../../repositories/webhook-deliveries.repository.ts";
+import { baseOffer } from "../../services/adapter-base-offer.ts";
 import { authenticate, listTokens, revokeToken } from "../../services/http/tokens.ts";
 import { UserInputError, unwatchRepo, watchRepo } from "../../services/watch-repos.ts";
 import {
@@ -37,7 +38,9 @@ export function adminRoutes(deps: AppDeps) {
       try {
         const created = await watchRepo(deps, body.data.repo);
         await enqueue("poll-repo", { repo: body.data.repo });
-        return reply.code(created ? 201 : 200).send({ repo: body.data.repo, created });
+        // A PEFT adapter's base, once known from a processed revision: {repo, watched}, else null.
+        const base = await baseOffer(deps, body.data.repo);
+        return reply.code(created ? 201 : 200).send({ repo: body.data.repo, created, base });
       } catch (err) {
         if (err instanceof UserInputError) return reply.code(400).send({ error: err.message });
         throw err;
