@@ -184,4 +184,29 @@ describe("a PEFT adapter repo through the pipeline", () => {
       .where(eq(schema.webhookDeliveries.eventId, got[0]!.id));
     expect(deliveries.map((d) => d.subscriptionId)).toEqual([adapterOnly]);
   });
+
+  it("a force-push withdrawing the base's advisory tells the adapter's subscribers too", async () => {
+    const base = (await getRepoByName(s.db, PEFT_BASE))!;
+    const [advisory] = await listAdvisoriesByRepo(s.db, base.id);
+    expect(advisory?.status).toBe("open");
+    // Drop the three newest base commits (the advisory's introducing revision among them).
+    hub.forcePush(PEFT_BASE, {
+      dropLast: 3,
+      commits: [{ title: "Rewrite history", date: "2025-03-02T10:00:00Z", changes: {} }],
+    });
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+    const got = (await events("base.changed")).map(
+      (e) => (e.payload as { data: Record<string, unknown> }).data,
+    );
+    expect(got).toHaveLength(2);
+    expect(got).toContainEqual(
+      expect.objectContaining({
+        adapter: PEFT_REPO,
+        base: PEFT_BASE,
+        base_sha: advisory!.introducedSha,
+        summary: `your adapter's base changed: ${PEFT_BASE} advisory ${advisory!.id} withdrawn (force-push)`,
+      }),
+    );
+  });
 });
