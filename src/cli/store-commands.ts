@@ -1,5 +1,7 @@
 import type { Config } from "../config/env.ts";
 import { bootServices } from "../main/boot.ts";
+import { baseOffer } from "../services/adapter-base-offer.ts";
+import type { PipelineServices } from "../services/deps.ts";
 import { listWatchedRepos, unwatchRepo, watchRepo } from "../services/watch-repos.ts";
 
 type Out = { write(s: string): unknown };
@@ -21,6 +23,7 @@ export async function watchCommand(
   verb: "add" | "rm" | "ls",
   names: string[],
   out: Out = process.stdout,
+  opts: { withBase?: boolean } = {},
 ) {
   const booted = await bootServices(config);
   try {
@@ -33,12 +36,27 @@ export async function watchCommand(
       return 0;
     }
     for (const name of names) {
-      if (verb === "add")
+      if (verb === "add") {
         out.write(`${(await watchRepo(s, name)) ? "watching" : "already watching"} ${name}\n`);
-      else out.write(`${(await unwatchRepo(s, name)) ? "stopped watching" : "was not watching"} ${name}\n`);
+        await offerBase(s, name, opts.withBase === true, out);
+      } else out.write(`${(await unwatchRepo(s, name)) ? "stopped watching" : "was not watching"} ${name}\n`);
     }
     return 0;
   } finally {
     await booted.close();
   }
+}
+
+/** A PEFT adapter's base: watched with --with-base, else offered in one line. */
+async function offerBase(s: PipelineServices, name: string, withBase: boolean, out: Out): Promise<void> {
+  const offer = await baseOffer(s, name);
+  if (!offer || offer.watched) return;
+  if (withBase) {
+    await watchRepo(s, offer.repo);
+    out.write(`watching ${offer.repo} (the base of ${name})\n`);
+    return;
+  }
+  out.write(
+    `${name} is a PEFT adapter of ${offer.repo}; to hear when its base changes: hubwatch watch add ${offer.repo} (or add --with-base)\n`,
+  );
 }

@@ -98,6 +98,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
       "Qwen/Qwen3-1.7B closed", // 32 layers, reverted to 28
       "Qwen/Qwen3-4B-Instruct-2507 open", // 48 layers: full fine-tune no longer fits
       "hubwatch-gguf/Meta-Llama-3.1-8B-Instruct-GGUF open", // re-made quants: Llama 3.1 template, <|eot_id|> EOS
+      "hubwatch-peft/Qwen2.5-7B-Instruct-MCQ-LoRA open", // LoRA retrained at rank 32: adapter parameters doubled
       "openai-community/gpt2 open", // vocabulary padded
     ]);
     for (const a of advisories) {
