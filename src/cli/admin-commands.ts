@@ -13,6 +13,7 @@ import {
   redeliver,
   rotateSecret,
 } from "../services/webhooks/subscriptions.ts";
+import { refused, viaDaemon } from "./daemon-client.ts";
 import { action, UsageError } from "./errors.ts";
 
 type Ctx = { config: () => Config; out?: { write(s: string): unknown } };
@@ -37,12 +38,21 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
     .option("--name <name>", "a label for the token", "cli")
     .description("create a bearer token (printed once; only its sha256 is stored)")
     .action(
-      action(async (opts: { name: string }) =>
-        store(async (b) => {
-          out.write(`${(await createToken(b.services.db, opts.name)).token}\n`);
+      action(async (opts: { name: string }) => {
+        const print = (token: unknown) => {
+          out.write(`${token}\n`);
           return 0;
-        }),
-      ),
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => {
+            const res = await call("POST", "/api/tokens", { name: opts.name });
+            if (res.status !== 201) throw refused(res);
+            return print(res.body.token);
+          },
+          () => store(async (b) => print((await createToken(b.services.db, opts.name)).token)),
+        );
+      }),
     );
   token
     .command("ls")
@@ -84,26 +94,39 @@ function registerHookCommands(program: Command, ctx: Ctx, out: { write(s: string
     .option("--kinds <list>", "only events about these change kinds, e.g. prompt,eos_token,params_total")
     .description("subscribe a URL; prints the id and the signing secret (shown once)")
     .action(
-      action(async (url: string, opts: { repo?: string; events?: string; kinds?: string }) =>
-        store(async (b) => {
-          const list = (v?: string) => v?.split(",").map((e) => e.trim());
-          try {
-            const s = await createSubscription(
-              { db: b.services.db, allowPrivateTargets: ctx.config().HUBWATCH_ALLOW_PRIVATE_WEBHOOKS },
-              {
-                url,
-                repoFilter: opts.repo ?? null,
-                ...(opts.events ? { events: list(opts.events) as never } : {}),
-                ...(opts.kinds ? { kinds: list(opts.kinds) } : {}),
-              },
-            );
-            out.write(`id ${s.id}\nsecret ${s.secret}\n`);
-            return 0;
-          } catch (err) {
-            throw new UsageError(`cannot add hook: ${(err as Error).message}`);
-          }
-        }),
-      ),
+      action(async (url: string, opts: { repo?: string; events?: string; kinds?: string }) => {
+        const list = (v?: string) => v?.split(",").map((e) => e.trim());
+        const input = {
+          url,
+          repoFilter: opts.repo ?? null,
+          ...(opts.events ? { events: list(opts.events) as never } : {}),
+          ...(opts.kinds ? { kinds: list(opts.kinds) } : {}),
+        };
+        const print = (s: { id: unknown; secret: unknown }) => {
+          out.write(`id ${s.id}\nsecret ${s.secret}\n`);
+          return 0;
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => {
+            const res = await call("POST", "/api/subscriptions", input);
+            if (res.status !== 201) throw new UsageError(`cannot add hook: ${refused(res).message}`);
+            return print(res.body as { id: unknown; secret: unknown });
+          },
+          () =>
+            store(async (b) => {
+              const deps = {
+                db: b.services.db,
+                allowPrivateTargets: ctx.config().HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
+              };
+              try {
+                return print(await createSubscription(deps, input));
+              } catch (err) {
+                throw new UsageError(`cannot add hook: ${(err as Error).message}`);
+              }
+            }),
+        );
+      }),
     );
   hook
     .command("ls")

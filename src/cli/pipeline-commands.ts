@@ -157,6 +157,7 @@ export async function runCommand(
         metrics: booted.metrics.registry,
         host: listen.host,
         port: listen.port,
+        ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
       }).catch(async (err: unknown) => {
         await runner.close();
         return closeThenThrow(booted)(err);
