@@ -155,6 +155,7 @@ export async function runCommand(
         log,
         ready: readiness(config, booted.services.db),
         metrics: booted.metrics.registry,
+        failedJobs: runner.failedJobs,
         host: listen.host,
         port: listen.port,
         ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
