@@ -64,14 +64,16 @@ export async function startServer(
     await generation?.stop();
     throw listenError(err, host, port);
   }
-  const unpublish =
-    opts.localApi && localToken
-      ? publishLocalApi(opts.localApi.dataDir, {
-          pid: process.pid,
-          url: localUrl(app.server.address() as AddressInfo),
-          token: localToken,
-        })
-      : () => {};
+  let unpublish = () => {};
+  if (opts.localApi && localToken) {
+    const api = { pid: process.pid, url: localUrl(app.server.address() as AddressInfo), token: localToken };
+    try {
+      unpublish = publishLocalApi(opts.localApi.dataDir, api);
+    } catch (err) {
+      // The daemon still serves; CLI writes are then refused instead of going through it.
+      opts.log?.warn({ err: String(err) }, "local API file not written");
+    }
+  }
   const close = async () => {
     unpublish();
     await app.close();

@@ -93,6 +93,17 @@ describe("CLI writes with `hubwatch run` up", () => {
       expect.objectContaining({ url: "http://127.0.0.1:9/hook", repoFilter: A }),
     ]);
 
+    const failed = start(["failed", "ls"], env);
+    expect([await failed.exited, failed.out()]).toEqual([0, "nothing failed\n"]);
+    expect(failed.err()).toContain("through the running daemon");
+    // The embedded runner's queues are in the same gauge as distributed mode's.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    for (const queue of ["hub", "maintenance", "webhooks"])
+      for (const state of ["waiting", "active", "delayed", "failed"])
+        expect(metrics).toMatch(
+          new RegExp(`^hubwatch_queue_jobs\\{queue="${queue}",state="${state}"\\} \\d+$`, "m"),
+        );
+
     run.proc.kill("SIGTERM");
     expect(await run.exited).toBe(0);
     expect(existsSync(apiFile)).toBe(false);
