@@ -1,31 +1,21 @@
 import type { Command } from "commander";
 import type { Config } from "../config/env.ts";
 import { webhookEventTypes } from "../db/schema/index.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
-import { distributedRunner } from "../main/runners.ts";
+import type { bootServices } from "../main/boot.ts";
 import { createToken, listTokens, revokeToken } from "../services/http/tokens.ts";
-import { runDeliveryLane } from "../services/webhooks/lane.ts";
 import {
   createSubscription,
   deleteSubscription,
   enableHook,
   listSubscriptions,
-  redeliver,
   rotateSecret,
 } from "../services/webhooks/subscriptions.ts";
 import { refused, viaDaemon } from "./daemon-client.ts";
 import { action, UsageError } from "./errors.ts";
+import { redeliverCommand } from "./hook-redeliver.ts";
+import { withStore } from "./with-store.ts";
 
 type Ctx = { config: () => Config; out?: { write(s: string): unknown } };
-
-async function withStore<T>(config: Config, fn: (s: Awaited<ReturnType<typeof bootServices>>) => Promise<T>) {
-  const booted = await bootServices(config);
-  try {
-    return await fn(booted);
-  } finally {
-    await booted.close();
-  }
-}
 
 /** `hubwatch token create|ls|revoke` and `hubwatch hook add|ls|rm|enable|rotate-secret|redeliver`. */
 export function registerAdminCommands(program: Command, ctx: Ctx): void {
@@ -188,36 +178,4 @@ function registerHookCommands(program: Command, ctx: Ctx, out: { write(s: string
     .action(
       action(async (id: string, eventId: string) => redeliverCommand(ctx.config(), Number(id), eventId, out)),
     );
-}
-
-/** Distributed: queues the subscription's lane for the workers. Embedded: runs the lane now and prints the outcome. */
-async function redeliverCommand(
-  config: Config,
-  id: number,
-  eventId: string,
-  out: { write(s: string): unknown },
-) {
-  return withStore(config, async (b) => {
-    const r = await redeliver(b.services.db, id, eventId);
-    if (!r.ok) {
-      out.write(r.reason === "disabled" ? `subscription disabled: ${r.detail}\n` : "no such delivery\n");
-      return 1;
-    }
-    if (isDistributed(config)) {
-      const runner = distributedRunner(config, b.services);
-      await runner.enqueue("deliver-webhook", { subscriptionId: id });
-      await runner.close();
-      out.write("queued\n");
-      return 0;
-    }
-    const deps = {
-      db: b.services.db,
-      allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
-      log: b.services.log,
-    };
-    const run = await runDeliveryLane(deps, id);
-    const outcome = run.outcomes.at(-1) ?? "skipped";
-    out.write(`${outcome}\n`);
-    return outcome === "delivered" ? 0 : 1;
-  });
 }
