@@ -3,6 +3,7 @@ import { defineJob, followUp, jobIdFor } from "../src/queue/define-job.ts";
 import type { FollowUp, JobContext } from "../src/queue/types.ts";
 import { advanceRepo } from "../src/services/advance-repo.ts";
 import type { PipelineServices } from "../src/services/deps.ts";
+import { BASE_WAIT } from "../src/services/peft-base.ts";
 import { RepoName, Sha } from "../src/services/repo-name.ts";
 import { lanesFor } from "./deliver-webhook.job.ts";
 
@@ -13,7 +14,13 @@ import { lanesFor } from "./deliver-webhook.job.ts";
  * handler always takes the oldest pending revision from the store.
  */
 /** backfill: the repo is catching up on a first watch; its jobs yield to caught-up repos' new revisions. */
-const AdvancePayload = z.object({ repo: RepoName, sha: Sha.optional(), backfill: z.boolean().optional() });
+/** waitingSince: when (epoch ms) this revision began waiting for its PEFT base (src/services/peft-base.ts). */
+const AdvancePayload = z.object({
+  repo: RepoName,
+  sha: Sha.optional(),
+  backfill: z.boolean().optional(),
+  waitingSince: z.number().int().nonnegative().optional().catch(undefined),
+});
 type AdvancePayload = z.infer<typeof AdvancePayload>;
 
 export const advanceRepoJob = defineJob({
@@ -24,7 +31,17 @@ export const advanceRepoJob = defineJob({
   jobId: (p) => (p.sha ? jobIdFor("advance", p.repo, p.sha) : jobIdFor("advance", p.repo)),
   group: (p) => p.repo,
   async handler(payload: AdvancePayload, ctx: JobContext<PipelineServices>): Promise<FollowUp[]> {
-    const result = await advanceRepo(ctx.services, payload.repo);
+    const now = ctx.services.now().getTime();
+    const since = payload.waitingSince ?? now;
+    const waitForBase = now - since < BASE_WAIT.maxMs;
+    const result = await advanceRepo(ctx.services, payload.repo, { waitForBase });
+    if (result.status === "waiting" && result.sha) {
+      const again = { ...payload, sha: result.sha, waitingSince: since };
+      const priority = payload.backfill ? ("backfill" as const) : undefined;
+      return [
+        followUp(advanceRepoJob, again, { delayMs: BASE_WAIT.delayMs, ...(priority ? { priority } : {}) }),
+      ];
+    }
     const next: FollowUp[] = result.nextPendingSha
       ? [advanceFollowUp(payload.repo, result.nextPendingSha, payload.backfill === true)]
       : [];

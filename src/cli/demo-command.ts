@@ -58,7 +58,8 @@ type Demo = {
 async function openDemo(config: Config, outDir: string): Promise<Demo> {
   const dbDir = join(outDir, ".demo-db");
   await rm(dbDir, { recursive: true, force: true });
-  const hub = await startReplayHub();
+  // LFS files redirect to a second origin, as the real Hub sends them to its CDN.
+  const hub = await startReplayHub({ cdn: true });
   // Findings are in the summary; the log would only interleave JSON lines with the progress display.
   const level = config.LOG_LEVEL === "info" ? "error" : config.LOG_LEVEL;
   const log: Logger = pino({ level }, pino.destination(2));

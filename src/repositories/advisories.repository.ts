@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import { type AdvisoryStatus, advisories, advisoryCounters } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
 
 export type Advisory = typeof advisories.$inferSelect;
 type OsvRecord = Record<string, unknown>;
@@ -50,28 +51,25 @@ class AlreadyOpened extends Error {}
 /**
  * Opens the advisory for (repoId, introducedSha) unless one exists (then returns it, created: false).
  * `record` builds the OSV object from the allocated id; the id's year is the UTC year of `published`.
- * Safe under concurrency: a loser rolls its allocation back, so ids have no gaps.
+ * Safe under concurrency: the id is allocated and the row inserted in a savepoint, and a loser (the row
+ * exists) rolls its allocation back, so ids have no gaps. The existing row is read only then.
  */
-export function openAdvisory(
+export async function openAdvisory(
   ex: Executor,
   a: NewAdvisory & { record: (id: string) => OsvRecord },
 ): Promise<{ advisory: Advisory; created: boolean }> {
-  return ex.transaction(async (tx) => {
-    const existing = await getAdvisoryByIntroduced(tx, a.repoId, a.introducedSha);
-    if (existing) return { advisory: existing, created: false };
-    try {
-      return await tx.transaction(async (sp) => {
-        const id = await allocateAdvisoryId(sp, a.published.getUTCFullYear());
-        const inserted = await insertAdvisory(sp, { ...a, id, record: a.record(id) });
-        if (!inserted) throw new AlreadyOpened();
-        return { advisory: inserted, created: true };
-      });
-    } catch (err) {
-      if (!(err instanceof AlreadyOpened)) throw err;
-      const winner = await getAdvisoryByIntroduced(tx, a.repoId, a.introducedSha);
-      return { advisory: winner!, created: false };
-    }
-  });
+  try {
+    return await ex.transaction(async (sp) => {
+      const id = await allocateAdvisoryId(sp, a.published.getUTCFullYear());
+      const inserted = await insertAdvisory(sp, { ...a, id, record: a.record(id) });
+      if (!inserted) throw new AlreadyOpened();
+      return { advisory: inserted, created: true };
+    });
+  } catch (err) {
+    if (!(err instanceof AlreadyOpened)) throw err;
+    const existing = await getAdvisoryByIntroduced(ex, a.repoId, a.introducedSha);
+    return { advisory: existing!, created: false };
+  }
 }
 
 type AdvisoryPatch = {
@@ -124,6 +122,63 @@ export function listAdvisoriesByRepo(ex: Executor, repoId: number): Promise<Advi
     .from(advisories)
     .where(eq(advisories.repoId, repoId))
     .orderBy(asc(advisories.published), asc(advisories.id));
+}
+
+/** How many advisories of a repo are open. */
+export async function countOpenAdvisories(ex: Executor, repoId: number): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(advisories)
+    .where(and(eq(advisories.repoId, repoId), eq(advisories.status, "open")));
+  return row?.n ?? 0;
+}
+
+export type AdvisoryRow = Pick<Advisory, "id" | "introducedSha" | "status" | "published" | "record">;
+
+/**
+ * What advising the revision at `seq` needs of its repo's advisories, in one query: the advisories open
+ * just before it (introduced by an earlier revision still upstream, and not fixed by an earlier one;
+ * a fix by a revision no longer upstream does not count), oldest published first, and how many of the
+ * repo's advisories are open now. Reprocessing an old revision so sees what its first run saw.
+ */
+export async function advisoriesOpenBefore(
+  ex: Executor,
+  repoId: number,
+  seq: number,
+): Promise<{ open: AdvisoryRow[]; openNow: number }> {
+  const rows = await queryRows<{
+    open_now: number;
+    id: string | null;
+    introduced_sha: string;
+    status: AdvisoryStatus;
+    published: Date | string;
+    record: OsvRecord;
+  }>(
+    ex,
+    sql`select c.open_now, a.id, a.introduced_sha, a.status, a.published, a.record
+      from (select count(*)::int as open_now from advisories where repo_id = ${repoId} and status = 'open') c
+      left join lateral (
+        select a.* from advisories a
+        join revisions ri on ri.repo_id = a.repo_id and ri.sha = a.introduced_sha and not ri.force_pushed_away
+        left join revisions rf on rf.repo_id = a.repo_id and rf.sha = a.fixed_sha and not rf.force_pushed_away
+        where a.repo_id = ${repoId} and ri.seq < ${seq} and (rf.seq is null or rf.seq >= ${seq})
+      ) a on true
+      order by a.published, a.id`,
+  );
+  const open = rows.flatMap((r) =>
+    r.id === null
+      ? []
+      : [
+          {
+            id: r.id,
+            introducedSha: r.introduced_sha,
+            status: r.status,
+            published: new Date(r.published),
+            record: r.record,
+          },
+        ],
+  );
+  return { open, openNow: rows[0]?.open_now ?? 0 };
 }
 
 /** Open advisories, of one repo or all, oldest published first. */

@@ -49,6 +49,30 @@ export async function upsertBadge(
   return { badge: unchanged!, changed: false };
 }
 
+/**
+ * Stores a repo's badges (metric -> JSON) in one statement, with no read-back. As in upsertBadge, a
+ * badge's etag and updatedAt move only when its JSON changes.
+ */
+export async function upsertBadges(
+  ex: Executor,
+  repoId: number,
+  byMetric: Record<string, BadgeJson>,
+  at: Date = new Date(),
+): Promise<void> {
+  const rows = Object.entries(byMetric).map(([metric, json]) => {
+    return { repoId, metric, json, etag: badgeEtag(json), updatedAt: at };
+  });
+  if (rows.length === 0) return;
+  await ex
+    .insert(badges)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [badges.repoId, badges.metric],
+      set: { json: sql`excluded.json`, etag: sql`excluded.etag`, updatedAt: sql`excluded.updated_at` },
+      setWhere: ne(badges.etag, sql`excluded.etag`),
+    });
+}
+
 export async function getBadge(ex: Executor, repoId: number, metric: string): Promise<Badge | null> {
   const [row] = await ex
     .select()

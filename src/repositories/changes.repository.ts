@@ -1,7 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { BehaviorChange } from "../core/diff/behavior.ts";
 import type { ChangeDetail } from "../core/diff/change-detail.ts";
 import { changes } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
 
 export type Change = typeof changes.$inferSelect;
 export type NewChange = Omit<Change, "id" | "revisionId" | "detail" | "promptChanged"> & {
@@ -61,4 +63,61 @@ export function listChangesByRevision(ex: Executor, revisionId: number): Promise
     .from(changes)
     .where(eq(changes.revisionId, revisionId))
     .orderBy(asc(changes.path), asc(changes.category));
+}
+
+type FileChangeSummary = Pick<Change, "path" | "category" | "kind" | "summary">;
+
+/** An adapter repo that names a repo as its base, with the revision that named it. */
+export type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
+
+type Row =
+  | (FileChangeSummary & { source: "file" })
+  | (Pick<BehaviorChange, "kind" | "summary" | "detail"> & { source: "behavior" })
+  | { source: "adapter"; path: string; summary: string; detail: { id: number; committed_at: string | null } };
+
+/**
+ * What a processed revision announces, in one query: its file changes (ordered by path then category, as
+ * listChangesByRevision), its behaviour changes (ordered by kind), and the PEFT adapter repos that name
+ * its repo as their base (by name, case-insensitively, as the Hub compares names), who hear of it too.
+ */
+export async function listRevisionChanges(
+  ex: Executor,
+  revisionId: number,
+  repoName: string,
+): Promise<{ files: FileChangeSummary[]; behavior: BehaviorChange[]; adapters: LinkedAdapter[] }> {
+  const rows = await queryRows<Row>(
+    ex,
+    sql`select 'file' as source, path, category, kind, summary, null::jsonb as detail
+      from changes where revision_id = ${revisionId}
+      union all
+      select 'behavior', null, null, kind, summary, detail
+      from behavior_changes where revision_id = ${revisionId}
+      union all
+      select 'adapter', r.name, null, null, v.sha, jsonb_build_object('id', r.id, 'committed_at', v.committed_at)
+      from adapter_bases a join repos r on r.id = a.adapter_repo_id join revisions v on v.id = a.revision_id
+      where lower(a.base_name) = lower(${repoName})
+      order by source, path, category, kind`,
+  );
+  const out = {
+    files: [] as FileChangeSummary[],
+    behavior: [] as BehaviorChange[],
+    adapters: [] as LinkedAdapter[],
+  };
+  for (const row of rows) {
+    if (row.source === "file")
+      out.files.push({ path: row.path, category: row.category, kind: row.kind, summary: row.summary });
+    else if (row.source === "behavior")
+      out.behavior.push({ kind: row.kind, summary: row.summary, detail: row.detail });
+    else out.adapters.push(linkedAdapter(row));
+  }
+  return out;
+}
+
+function linkedAdapter(row: Extract<Row, { source: "adapter" }>): LinkedAdapter {
+  const at = row.detail.committed_at;
+  return {
+    repo: { id: row.detail.id, name: row.path },
+    sha: row.summary,
+    committedAt: at === null ? null : new Date(at),
+  };
 }

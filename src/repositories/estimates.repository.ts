@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, notExists, sql } from "drizzle-orm";
 import { estimates, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
 import type { Revision } from "./revisions.repository.ts";
 
 type Estimate = typeof estimates.$inferSelect;
@@ -48,6 +49,43 @@ export async function getEstimate(
     .from(estimates)
     .where(and(eq(estimates.revisionId, revisionId), eq(estimates.estimatorVersion, estimatorVersion)));
   return row ?? null;
+}
+
+type EstimateCandidate = { id: number; sha: string; stored: boolean; result: unknown };
+
+/**
+ * Where to find the estimate the revision at `seq` is compared with, in one query, newest first: among
+ * the repo's `lookback` latest processed revisions before it (still upstream), the newest with a stored
+ * `estimatorVersion` result, and the newer ones with no estimate of that version at all (stored: false,
+ * to recompute from their files). Those whose stored estimate has no result (no config.json, estimator
+ * error) are left out. Only the one result is loaded.
+ */
+export function previousEstimateCandidates(
+  ex: Executor,
+  repoId: number,
+  seq: number,
+  estimatorVersion: string,
+  lookback: number,
+): Promise<EstimateCandidate[]> {
+  return queryRows<EstimateCandidate>(
+    ex,
+    sql`with candidates as (
+        select r.id, r.sha, r.seq, e.id as estimate_id, e.result is not null as usable
+        from revisions r
+        left join estimates e on e.revision_id = r.id and e.estimator_version = ${estimatorVersion}
+        where r.repo_id = ${repoId} and r.status = 'done' and not r.force_pushed_away and r.seq < ${seq}
+        order by r.seq desc, r.id desc
+        limit ${lookback}
+      ), hit as (
+        select seq, id from candidates where usable order by seq desc, id desc limit 1
+      )
+      select c.id, c.sha, c.estimate_id is not null as stored, e.result
+      from candidates c
+      left join estimates e on e.id = c.estimate_id and c.usable
+      where (c.usable or c.estimate_id is null)
+        and not exists (select 1 from hit where (hit.seq, hit.id) > (c.seq, c.id))
+      order by c.seq desc, c.id desc`,
+  );
 }
 
 /** The most recently computed estimate of a revision, whichever version, or null. */

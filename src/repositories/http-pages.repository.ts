@@ -45,10 +45,6 @@ export async function listReposOverview(db: Executor) {
     .orderBy(asc(repos.name));
 }
 
-export async function listRevisions(db: Executor, repoId: number) {
-  return db.select().from(revisions).where(eq(revisions.repoId, repoId)).orderBy(desc(revisions.seq));
-}
-
 export async function findRevision(db: Executor, repoId: number, sha: string) {
   const rows = await db
     .select()
@@ -140,7 +136,7 @@ export async function latestEstimates(
       revisionId: estimates.revisionId,
       estimatorVersion: estimates.estimatorVersion,
       error: estimates.error,
-      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader', 'gguf', ${estimates.result}->'gguf')) end`,
+      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader', 'gguf', ${estimates.result}->'gguf', 'diffusers', ${estimates.result}->'diffusers')) end`,
     })
     .from(estimates)
     .where(inArray(estimates.revisionId, revisionIds))

@@ -13,13 +13,15 @@ import type { PipelineServices } from "./deps.ts";
 import { diffRevision } from "./diff-revision.ts";
 import { estimateRevision } from "./estimate-revision.ts";
 import { BadUpstreamDataError, hubErrorKind } from "./hub-errors.ts";
+import { checkPeftBaseReady, isBaseNotReady } from "./peft-base.ts";
 import { recordFinding } from "./record-finding.ts";
 import { snapshotRevision } from "./snapshot-revision.ts";
 
 type AdvanceOutcome = {
   /** The revision this run worked on (null: nothing pending). */
   sha: string | null;
-  status: "done" | "failed" | "gated" | "idle";
+  /** "waiting": a PEFT adapter revision waits for its base's revision to be processed (run again later). */
+  status: "done" | "failed" | "gated" | "idle" | "waiting";
   nextPendingSha: string | null;
   /** Webhook events recorded by this run. */
   eventIds: string[];
@@ -45,7 +47,11 @@ const IDLE: AdvanceOutcome = {
  * Bad upstream data fails the revision with a recorded reason and finding, and the repo moves on;
  * Hub outages and 429s are thrown for the runner to retry.
  */
-export async function advanceRepo(s: PipelineServices, name: string): Promise<AdvanceOutcome> {
+export async function advanceRepo(
+  s: PipelineServices,
+  name: string,
+  opts: { waitForBase: boolean } = { waitForBase: true },
+): Promise<AdvanceOutcome> {
   const repo = await getRepoByName(s.db, name);
   if (!repo) return IDLE;
   const revision = await nextPendingRevision(s.db, repo.id);
@@ -62,8 +68,9 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
   };
   try {
     const fetched = await step("snapshot", () => snapshotRevision(s, repo, revision, base));
+    await checkPeftBaseReady(s, revision, opts.waitForBase);
     await step("diff", () => diffRevision(s, revision, base));
-    const estimate = await step("estimate", () => estimateRevision(s, revision));
+    const estimate = await step("estimate", () => estimateRevision(s, revision, opts));
     const advised = await step("advise", () => adviseRevision(s, repo, revision, estimate));
     // Files were read, so access is granted now (a token added); a revision that needed none proves nothing.
     if (repo.status === "gated" && fetched > 0) await setRepoStatus(s.db, repo.id, "ok", null);
@@ -73,6 +80,8 @@ export async function advanceRepo(s: PipelineServices, name: string): Promise<Ad
     );
     outcome = { ...IDLE, sha: revision.sha, status: "done", ...advised };
   } catch (err) {
+    if (isBaseNotReady(err))
+      return { ...IDLE, sha: revision.sha, status: "waiting", nextPendingSha: revision.sha };
     const status = await settle(s, repo, revision, err);
     const total = Math.round(performance.now() - t0);
     const reason = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts";
-import { getEstimate } from "../repositories/estimates.repository.ts";
-import { listRevisionsByRepo, type Revision } from "../repositories/revisions.repository.ts";
+import { previousEstimateCandidates } from "../repositories/estimates.repository.ts";
+import type { Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";
 import { computeEstimate, isGgufRevision } from "./estimate-revision.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
@@ -12,24 +12,29 @@ const LOOKBACK = 50;
  * The estimate a revision is compared with: that of the latest processed revision before it that has
  * one, under the CURRENT estimator version (stored, or recomputed from stored files without a Hub
  * request). Comparing across versions would turn an estimator upgrade into advisories; the
- * re-estimate job records such drift instead. Null when there is none (first upload).
+ * re-estimate job records such drift instead. Null when there is none (first upload). One query when
+ * the revisions before it are estimated by this version; a recompute reads the files of each one not.
  */
 export async function previousEstimate(
   s: PipelineServices,
   revision: Revision,
-): Promise<{ revision: Revision; estimate: Estimate } | null> {
-  const done = await listRevisionsByRepo(s.db, revision.repoId, { status: "done", newestFirst: true });
-  for (const candidate of done.filter((r) => r.seq < revision.seq).slice(0, LOOKBACK)) {
-    const estimate = await estimateOf(s, candidate);
-    if (estimate) return { revision: candidate, estimate };
+): Promise<{ sha: string; estimate: Estimate } | null> {
+  const candidates = await previousEstimateCandidates(
+    s.db,
+    revision.repoId,
+    revision.seq,
+    ESTIMATOR_VERSION,
+    LOOKBACK,
+  );
+  for (const candidate of candidates) {
+    const estimate = candidate.stored ? (candidate.result as Estimate) : await recompute(s, candidate.id);
+    if (estimate) return { sha: candidate.sha, estimate };
   }
   return null;
 }
 
-async function estimateOf(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
-  const stored = await getEstimate(s.db, revision.id, ESTIMATOR_VERSION);
-  if (stored) return (stored.result as Estimate | null) ?? null;
-  const files = await loadRevisionFiles(s.db, revision.id);
+async function recompute(s: PipelineServices, revisionId: number): Promise<Estimate | null> {
+  const files = await loadRevisionFiles(s.db, revisionId);
   if (!files.has("config.json") && !isGgufRevision(files)) return null;
   try {
     return computeEstimate(files);

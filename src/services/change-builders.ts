@@ -1,12 +1,14 @@
 import { describePromptVerdict, diffChatTemplate } from "../core/diff/chat-diff.ts";
 import type { RenderTokens } from "../core/diff/chat-render.ts";
 import { extractChatTemplates } from "../core/diff/chat-template.ts";
+import { isPipelinePaths } from "../core/diff/diffusers.ts";
 import { diffJson } from "../core/diff/json.ts";
 import { classifyPath } from "../core/diff/paths.ts";
 import { diffTokenizerSummary, type TokenizerSummary } from "../core/diff/tokenizer.ts";
 import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import { diffWeights, summarizeWeights, type TensorInfo } from "../core/diff/weights.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
+import { componentChanges, pipelineShards, pipelineTensors } from "./diffusers-files.ts";
 import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
 
@@ -22,8 +24,9 @@ const TEMPLATE_FILE = /^(chat_template\.jinja|chat_template\.json|additional_cha
 export function buildChanges(before: RevisionFiles, after: RevisionFiles): NewChange[] {
   const out: NewChange[] = [];
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const pipeline = isPipelinePaths(paths);
   for (const path of paths) {
-    const category = classifyPath(path);
+    const category = classifyPath(path, pipeline);
     if (category === "other" || TEMPLATE_FILE.test(path) || path.endsWith(".safetensors") || isGgufPath(path))
       continue;
     const a = before.get(path);
@@ -33,6 +36,7 @@ export function buildChanges(before: RevisionFiles, after: RevisionFiles): NewCh
   }
   out.push(...templateChanges(before, after));
   out.push(...ggufChanges(before, after));
+  out.push(...componentChanges(before, after));
   const weights = weightsChange(before, after);
   if (weights) out.push(weights);
   return out;
@@ -128,8 +132,10 @@ function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange |
   const b = modelShards(after);
   const oids = (list: [string, FileState][]) => list.map(([p, f]) => `${p}@${f.oid}`).join(",");
   if (oids(a) === oids(b)) return null;
-  const ta = tensors(a);
-  const tb = tensors(b);
+  // A pipeline's components may share tensor names (two text encoders): each is named under its folder.
+  const read = isPipelinePaths([...before.keys(), ...after.keys()]) ? pipelineTensors : tensors;
+  const ta = read(a);
+  const tb = read(b);
   const sa = summarizeWeights(ta);
   const sb = summarizeWeights(tb);
   const path = WEIGHTS_PATH;
@@ -163,9 +169,11 @@ function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange |
 /** Tensors of every shard, from the stored headers ({tensors} JSON). */
 /**
  * The model's weight files among a revision's files (sorted by path): the shards the stored
- * model.safetensors.index.json names, else every *.safetensors but alternate sets (src/core/diff/weight-files.ts).
+ * model.safetensors.index.json names, else every *.safetensors but alternate sets (src/core/diff/weight-files.ts);
+ * a diffusers pipeline's, one file set per component folder.
  */
 export function modelShards(files: RevisionFiles): [string, FileState][] {
+  if (isPipelinePaths(files.keys())) return pipelineShards(files);
   const index = files.get(WEIGHT_INDEX_PATH)?.content ?? null;
   const { model } = selectWeightFiles([...files.keys()], index);
   return model.sort().map((p): [string, FileState] => [p, files.get(p)!]);

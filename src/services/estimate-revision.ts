@@ -5,9 +5,12 @@ import { upsertEstimate } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
+import { computeDiffusersEstimate, isDiffusersRevision } from "./diffusers-files.ts";
 import { ggufHeaders, isGgufPath } from "./gguf-changes.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem } from "./json-text.ts";
+import { loadPeftBase } from "./peft-base.ts";
+import { computePeftEstimate, isPeftRevision, type PeftBaseLoad } from "./peft-files.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 import { sentenceTransformersOf, withSentenceTransformers } from "./sentence-transformers-files.ts";
 
@@ -17,11 +20,21 @@ export const NO_CONFIG = "no config.json in this revision";
  * Runs the pure estimator on a revision's config.json (+ the tensors of its safetensors headers) and
  * stores the result under the current estimator version. A revision without config.json (an initial
  * commit) has no estimate: null. A config that is not JSON, or that the estimator rejects, throws
- * BadUpstreamDataError (the revision fails with it); the error is stored as the estimate too.
+ * BadUpstreamDataError (the revision fails with it); the error is stored as the estimate too. A PEFT
+ * adapter's revision waits for its base's revision (`waitForBase`: throws until it is processed).
  */
-export async function estimateRevision(s: PipelineServices, revision: Revision): Promise<Estimate | null> {
+export async function estimateRevision(
+  s: PipelineServices,
+  revision: Revision,
+  opts: { waitForBase: boolean } = { waitForBase: true },
+): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (!files.has("config.json") && !isGgufRevision(files)) {
+  if (
+    !files.has("config.json") &&
+    !isGgufRevision(files) &&
+    !isPeftRevision(files) &&
+    !isDiffusersRevision(files)
+  ) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
     await upsertEstimate(s.db, {
       revisionId: revision.id,
@@ -31,7 +44,7 @@ export async function estimateRevision(s: PipelineServices, revision: Revision):
     return null;
   }
   try {
-    const result = computeEstimate(files);
+    const result = computeEstimate(files, await loadPeftBase(s, revision, files, { wait: opts.waitForBase }));
     await upsertEstimate(s.db, {
       revisionId: revision.id,
       estimatorVersion: ESTIMATOR_VERSION,
@@ -66,9 +79,14 @@ function computeGgufEstimate(files: Map<string, FileState>): Estimate {
   return estimateGgufRepo(headers, ESTIMATOR_VERSION);
 }
 
-/** The estimate for stored files; throws BadUpstreamDataError for a missing, unparseable or rejected config. */
-export function computeEstimate(files: Map<string, FileState>): Estimate {
+/**
+ * The estimate for stored files (`peft`: a PEFT adapter's base, src/services/peft-base.ts); throws
+ * BadUpstreamDataError for a missing, unparseable or rejected config.
+ */
+export function computeEstimate(files: Map<string, FileState>, peft: PeftBaseLoad | null = null): Estimate {
+  if (isPeftRevision(files)) return computePeftEstimate(files, peft, ESTIMATOR_VERSION);
   if (isGgufRevision(files)) return computeGgufEstimate(files);
+  if (isDiffusersRevision(files)) return computeDiffusersEstimate(files, ESTIMATOR_VERSION);
   const config = files.get("config.json");
   if (!config || config.content === null)
     throw new BadUpstreamDataError("bad_config", "config.json: missing");

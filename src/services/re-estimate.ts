@@ -13,6 +13,7 @@ import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
 import { computeEstimate } from "./estimate-revision.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
+import { loadPeftBase } from "./peft-base.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
 type ReEstimateOutcome = { revisions: number; drifted: number };
@@ -42,7 +43,7 @@ async function reEstimateRevision(s: PipelineServices, revision: Revision): Prom
   let result: ReturnType<typeof computeEstimate> | null = null;
   let error: string | null = null;
   try {
-    result = computeEstimate(files);
+    result = computeEstimate(files, await loadPeftBase(s, revision, files, { wait: false }));
   } catch (err) {
     if (!(err instanceof BadUpstreamDataError)) throw err;
     error = err.message;

@@ -1,6 +1,6 @@
 import type { EstimateChange } from "../core/advise/types.ts";
-import { listBehaviorChangesByRevision } from "../repositories/behavior-changes.repository.ts";
-import { listChangesByRevision } from "../repositories/changes.repository.ts";
+import type { BehaviorChange } from "../core/diff/behavior.ts";
+import type { Change } from "../repositories/changes.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";
@@ -24,20 +24,18 @@ function describe(c: EstimateChange): string {
 /**
  * The `revision.changed` event of a processed revision, or null when it changed nothing tracked: its
  * change kinds (behaviour kinds such as `prompt` or `eos_token`, and estimate kinds such as
- * `params_total` or `fit_verdict`), one summary sentence, the file changes and links. Read before the
- * advise transaction; recorded inside it.
+ * `params_total` or `fit_verdict`), one summary sentence, the file changes and links, from the changes
+ * recorded for the revision (listRevisionChanges).
  */
-export async function revisionChangedEvent(
-  s: PipelineServices,
+export function revisionChangedEvent(
+  s: Pick<PipelineServices, "config">,
   repo: Repo,
   revision: Revision,
   parent: string | null,
+  recorded: { files: Pick<Change, "path" | "category" | "kind" | "summary">[]; behavior: BehaviorChange[] },
   estimateChanges: EstimateChange[],
-): Promise<OutboxEvent | null> {
-  const [files, behavior] = await Promise.all([
-    listChangesByRevision(s.db, revision.id),
-    listBehaviorChangesByRevision(s.db, revision.id),
-  ]);
+): OutboxEvent | null {
+  const { files, behavior } = recorded;
   if (files.length + behavior.length + estimateChanges.length === 0) return null;
   const kinds = [...new Set([...behavior.map((b) => b.kind), ...estimateChanges.map((c) => c.kind)])];
   const sentences = [...behavior.map((b) => b.summary), ...estimateChanges.map(describe)];

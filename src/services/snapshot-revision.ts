@@ -1,3 +1,4 @@
+import { isPipelinePaths, selectPipelineWeights } from "../core/diff/diffusers.ts";
 import { classifyPath, isTrackedPath } from "../core/diff/paths.ts";
 import { summarizeTokenizer } from "../core/diff/tokenizer.ts";
 import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
@@ -44,6 +45,8 @@ export async function snapshotRevision(
   const entries: ManifestEntry[] = [];
   const toFetch: HubFile[] = [];
   const skipped: HubFile[] = [];
+  const pipeline = isPipelinePaths(tree.map((f) => f.path));
+  const tracked = (path: string) => isTrackedPath(path, pipeline);
   for (const file of tree) {
     const entry = {
       path: file.path,
@@ -53,13 +56,13 @@ export async function snapshotRevision(
       artifactHash: null,
     };
     const prev = previous.get(file.path);
-    if (isTrackedPath(file.path) && prev?.oid === file.oid && prev.artifactHash) {
+    if (tracked(file.path) && prev?.oid === file.oid && prev.artifactHash) {
       entries.push({ ...entry, artifactHash: prev.artifactHash });
     } else {
       // Weights are read by header only, whatever their size; text files over the cap are skipped.
       const fetchable = isHeaderRead(file.path) || file.size <= MAX_TEXT_BYTES;
-      if (isTrackedPath(file.path) && fetchable) toFetch.push(file);
-      else if (isTrackedPath(file.path)) skipped.push(file);
+      if (tracked(file.path) && fetchable) toFetch.push(file);
+      else if (tracked(file.path)) skipped.push(file);
       entries.push(entry);
     }
   }
@@ -90,7 +93,8 @@ export async function snapshotRevision(
  * Index-following: which *.safetensors of the tree are the model's weights, so that only their headers
  * are read. The index's text is the base revision's artifact when its oid is unchanged, else it is
  * fetched here (and returned, so it is not fetched twice). Files outside the index (consolidated.safetensors,
- * original/) stay in the manifest, unread: another format of the same weights, not more weights.
+ * original/) stay in the manifest, unread: another format of the same weights, not more weights. A diffusers
+ * pipeline's weights are one file set per component folder (src/core/diff/diffusers.ts), chosen by path.
  */
 async function followWeightIndex(
   s: PipelineServices,
@@ -99,6 +103,11 @@ async function followWeightIndex(
   tree: HubFile[],
   previous: Map<string, ManifestEntry>,
 ): Promise<{ model: Set<string>; fetchedIndex: Fetched | null }> {
+  const paths = tree.map((f) => f.path);
+  if (isPipelinePaths(paths)) {
+    const { components } = selectPipelineWeights(paths);
+    return { model: new Set(Object.values(components).flat()), fetchedIndex: null };
+  }
   const index = tree.find((f) => f.path === WEIGHT_INDEX_PATH);
   const prev = index ? previous.get(index.path) : undefined;
   let text: string | null = null;
@@ -109,10 +118,7 @@ async function followWeightIndex(
     fetchedIndex = await fetchOne(s, repo, sha, index);
     text = fetchedIndex?.content ?? null;
   }
-  const { model } = selectWeightFiles(
-    tree.map((f) => f.path),
-    text,
-  );
+  const { model } = selectWeightFiles(paths, text);
   return { model: new Set(model), fetchedIndex };
 }
 

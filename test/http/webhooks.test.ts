@@ -168,7 +168,13 @@ describe("webhook delivery", () => {
     });
     // The outbox relay queues the lanes of subscriptions with due deliveries.
     await runner.enqueue("relay-webhooks", {});
-    await new Promise((res) => setTimeout(res, 350));
+    // Wait for a failed attempt at each event (however busy the machine), then bring the receiver up.
+    const tried = async () => {
+      for (const id of [e1.eventId, e2.eventId, e3])
+        if ((await listAttempts(db.db, subId, id)).length === 0) return false;
+      return true;
+    };
+    for (let i = 0; i < 200 && !(await tried()); i++) await new Promise((res) => setTimeout(res, 50));
     await listen(r.server, port); // receiver back up
     await runner.idle();
     r.server.close();

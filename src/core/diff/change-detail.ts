@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ChatTemplateDiff } from "./chat-diff.ts";
+import type { ComponentSwap } from "./diffusers.ts";
 import type { GgufFileDiff } from "./gguf.ts";
 import type { FlatChange } from "./json.ts";
 import type { TokenizerSummaryDiff } from "./tokenizer.ts";
@@ -31,7 +32,9 @@ export type ChangeDetail =
       tensor_types: Record<string, number>;
     }
   /** One GGUF file changed: tensors added, removed, reshaped or retyped, and its metadata's leaf changes. */
-  | ({ type: "gguf_remade" } & GgufFileDiff);
+  | ({ type: "gguf_remade" } & GgufFileDiff)
+  /** A diffusers pipeline component swapped (library or class), added or removed in model_index.json. */
+  | ({ type: "component_swap" } & ComponentSwap);
 
 type ChangeDetailType = ChangeDetail["type"];
 
@@ -45,6 +48,7 @@ const CHANGE_DETAIL_TYPES = [
   "weights_removed",
   "gguf_file",
   "gguf_remade",
+  "component_swap",
 ] as const satisfies readonly ChangeDetailType[];
 
 const Tagged = z.object({ type: z.enum(CHANGE_DETAIL_TYPES) });

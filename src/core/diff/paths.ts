@@ -1,3 +1,5 @@
+import { isComponentConfig, MODEL_INDEX_PATH } from "./diffusers.ts";
+
 type PathCategory = "config" | "generation_config" | "tokenizer" | "chat_template" | "weights" | "other";
 
 const ST_FILES = new Set(["modules.json", "sentence_bert_config.json", "config_sentence_transformers.json"]);
@@ -6,12 +8,16 @@ const TOKENIZER_FILES = new Set(["tokenizer_config.json", "special_tokens_map.js
 /**
  * What kind of repo file a path is (path relative to the repo root, "/"-separated).
  * Only root-level files count: a config.json in a subfolder (e.g. `onnx/config.json`) is "other",
- * except safetensors shards, which may sit in subfolders.
+ * except safetensors shards, which may sit in subfolders, and, in a diffusers pipeline (`pipeline`: the revision
+ * has a model_index.json), each component folder's config (`unet/config.json`, `scheduler/scheduler_config.json`).
  */
-export function classifyPath(path: string): PathCategory {
-  if (path === "config.json") return "config";
+export function classifyPath(path: string, pipeline = false): PathCategory {
+  if (path === "config.json" || path === MODEL_INDEX_PATH) return "config";
+  if (pipeline && isComponentConfig(path)) return "config";
   // sentence-transformers: the module list, its settings and each module's config (1_Pooling/config.json...).
   if (ST_FILES.has(path) || /^\d+_[A-Za-z]+\/config\.json$/.test(path)) return "config";
+  // PEFT: the adapter's config (base model, rank, targets).
+  if (path === "adapter_config.json") return "config";
   if (path === "generation_config.json") return "generation_config";
   if (TOKENIZER_FILES.has(path)) return "tokenizer";
   if (path === "chat_template.jinja" || path === "chat_template.json") return "chat_template";
@@ -23,6 +29,6 @@ export function classifyPath(path: string): PathCategory {
 }
 
 /** True for the files whose content we download, snapshot and diff; others only enter the manifest. */
-export function isTrackedPath(path: string): boolean {
-  return classifyPath(path) !== "other";
+export function isTrackedPath(path: string, pipeline = false): boolean {
+  return classifyPath(path, pipeline) !== "other";
 }

@@ -1,4 +1,5 @@
 // Every table, one file each; drizzle-kit reads this file (drizzle.config.ts) to generate migrations.
+export * from "./adapter-bases.ts";
 export * from "./advisories.ts";
 export * from "./advisory-counters.ts";
 export * from "./api-tokens.ts";

@@ -6,6 +6,8 @@ export const webhookEventTypes = [
   "advisory.closed",
   "revision.processed",
   "revision.changed",
+  // A PEFT adapter's base repo changed (a new revision processed, an advisory opened or closed).
+  "base.changed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -17,7 +17,10 @@ import { renderRevisionPage } from "../views/revision-page.ts";
 // Which page a failed check shows is chosen by the field that failed (see onInvalidInput).
 const IndexQuery = z.object({ kind: RecentKind.default("all") });
 const RepoParams = z.object({ owner: repoPart("bad name"), name: repoPart("bad name") });
-const RevisionParams = RepoParams.extend({ sha: z.string().regex(/^[0-9a-f]{40}$/) });
+const Sha = z.string().regex(/^[0-9a-f]{40}$/);
+const RevisionParams = RepoParams.extend({ sha: Sha });
+/** `before`: the sha the page starts below (keyset pagination of a repo's history). */
+const HistoryQuery = z.object({ before: Sha.optional() });
 
 /** Pages run no script and load only our stylesheet and images (charts are inline SVG). */
 const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self'";
@@ -80,7 +83,8 @@ function onInvalidInput(err: FastifyError, _req: FastifyRequest, reply: FastifyR
   const fields = invalidFields(err);
   if (!fields) throw err;
   if (fields.includes("owner") || fields.includes("name")) return badName(reply);
-  if (fields.includes("sha")) return notFound(reply, "A revision is a full 40-character commit sha.");
+  if (fields.includes("sha") || fields.includes("before"))
+    return notFound(reply, "A revision is a full 40-character commit sha.");
   return badFilter(reply);
 }
 
@@ -113,17 +117,24 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
       });
       return sendFound(req, reply, page as NonNullable<Rendered>);
     });
-    app.get("/repos/:owner/:name", { schema: { params: RepoParams } }, async (req, reply) => {
-      const { owner, name } = req.params;
-      const repo = `${owner}/${name}`;
-      const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
-      const page = await cached(`page\n${repo}\n${origin}`, async () => {
-        const data = await loadRepoHistory(deps.db, repo);
-        return data ? rendered(renderRepoPage({ ...data, origin })) : null;
-      });
-      if (!page) return notWatched(reply, repo);
-      return sendFound(req, reply, page);
-    });
+    app.get(
+      "/repos/:owner/:name",
+      { schema: { params: RepoParams, querystring: HistoryQuery } },
+      async (req, reply) => {
+        const { owner, name } = req.params;
+        const { before } = req.query;
+        const repo = `${owner}/${name}`;
+        const origin = deps.publicUrl?.replace(/\/$/, "") ?? `${req.protocol}://${req.host}`;
+        const page = await cached(`page\n${repo}\n${origin}\n${before ?? ""}`, async () => {
+          const data = await loadRepoHistory(deps.db, repo, before);
+          return data.missing ? data.missing : rendered(renderRepoPage({ ...data, origin }));
+        });
+        if (page === "repo") return notWatched(reply, repo);
+        if (page === "revision" || page === null)
+          return notFound(reply, `No revision ${before?.slice(0, 12)} is recorded for ${repo}.`);
+        return sendFound(req, reply, page);
+      },
+    );
     app.get(
       "/repos/:owner/:name/revisions/:sha",
       { schema: { params: RevisionParams } },

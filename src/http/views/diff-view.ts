@@ -37,7 +37,14 @@ export function renderDetail(stored: unknown): SafeHtml {
       return ggufFile(d);
     case "gguf_remade":
       return ggufRemade(d);
+    case "component_swap":
+      return componentSwap(d);
   }
+}
+
+function componentSwap(d: Detail<"component_swap">): SafeHtml {
+  const ref = (c: Detail<"component_swap">["before"]) => (c ? `${c.library}.${c.class}` : "none");
+  return html`<p>Pipeline component <code>${d.component}</code>: <span class="del">${ref(d.before)}</span> -> <span class="add">${ref(d.after)}</span>.</p>`;
 }
 
 function ggufFile(d: Detail<"gguf_file">): SafeHtml {

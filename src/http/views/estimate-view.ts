@@ -50,7 +50,7 @@ ${rows.map(([label, f]) => {
   const after = p(a, f);
   return html`<tr><th>${label}</th>${hasPrev ? html`<td class="num">${before}</td>` : ""}${cell(before, after, hasPrev)}</tr>`;
 })}</tbody></table>`;
-  return html`${summary}${ggufFiles(a)}${fitTable(a, b)}<p class="muted">estimator ${cur?.estimatorVersion ?? ""}</p>`;
+  return html`${summary}${ggufFiles(a)}${diffusersComponents(a)}${fitTable(a, b)}<p class="muted">estimator ${cur?.estimatorVersion ?? ""}</p>`;
 }
 
 type GgufFileRow = {
@@ -69,6 +69,25 @@ function ggufFiles(e: Estimate): SafeHtml {
   if (!Array.isArray(files) || files.length === 0) return html``;
   return html`<table class="estimate gguf"><thead><tr><th>GGUF file</th><th>Quant</th><th>Parameters</th><th>Weights</th><th>Bits/weight</th><th>KV per token</th><th>Serve</th></tr></thead><tbody>
 ${files.map((f) => html`<tr><td><code>${f.path}</code></td><td>${f.quant}</td><td class="num">${fmtCount(f.params)}</td><td class="num">${fmtBytes(f.weight_bytes)}</td><td class="num">${String(f.bits_per_weight)}</td><td class="num">${fmtBytes(f.kv_bytes_per_token)}</td><td class="num">${fmtBytes(f.serve_bytes)}</td></tr>`)}
+</tbody></table>`;
+}
+
+type ComponentRow = {
+  name: string;
+  library: string;
+  class: string;
+  params: number | null;
+  source: string;
+  serve_bytes: number | null;
+};
+
+/** A diffusers pipeline's estimate: one row per component (parameters from its header, its config, or unknown). */
+function diffusersComponents(e: Estimate): SafeHtml {
+  const d = (e as { diffusers?: { components?: ComponentRow[]; variant?: string | null } }).diffusers;
+  if (!Array.isArray(d?.components) || d.components.length === 0) return html``;
+  const n = (v: number | null, f: (x: number) => string) => (v === null ? "unknown" : f(v));
+  return html`<table class="estimate diffusers"><thead><tr><th>Component</th><th>Class</th><th>Parameters</th><th>Counted from</th><th>Serve (${d.variant ?? "default files"})</th></tr></thead><tbody>
+${d.components.map((c) => html`<tr><td><code>${c.name}</code></td><td>${c.library}.${c.class}</td><td class="num">${n(c.params, fmtCount)}</td><td>${c.source}</td><td class="num">${n(c.serve_bytes, fmtBytes)}</td></tr>`)}
 </tbody></table>`;
 }
 

@@ -10,7 +10,7 @@ h1{font-size:1.5rem;margin:.5rem 0}h2{font-size:1.2rem;margin:1.5rem 0 .5rem;bor
 table{border-collapse:collapse;width:100%;margin:.4rem 0}th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--soft)}td.num{text-align:right;font-variant-numeric:tabular-nums}
 code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:var(--soft);padding:.6rem;overflow:auto;white-space:pre-wrap;word-break:break-word;border:1px solid var(--line)}
-.muted{color:var(--muted)}.chip{display:inline-block;border:1px solid var(--line);border-radius:1rem;padding:0 .5rem;margin:0 .25rem .2rem 0;font-size:12px;background:var(--soft)}
+.muted{color:var(--muted)}.pager{margin:1.5rem 0;font-size:15px}.chip{display:inline-block;border:1px solid var(--line);border-radius:1rem;padding:0 .5rem;margin:0 .25rem .2rem 0;font-size:12px;background:var(--soft)}
 .chip.config{background:#ddf4ff}.chip.tokenizer{background:#fbefff}.chip.chat_template{background:#fff1e5}.chip.weights{background:#ffebe9}
 .changed{background:var(--chg);font-weight:600}.add{background:var(--add)}.del{background:var(--del)}.bad{color:var(--bad);font-weight:600}
 .rev{border:1px solid var(--line);border-radius:6px;padding:.5rem .8rem;margin:.6rem 0}.rev h3{margin:.1rem 0}

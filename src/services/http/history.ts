@@ -6,7 +6,6 @@ import {
   findRevision,
   latestEstimates,
   listReposOverview,
-  listRevisions,
   previousEstimatedRevision,
   previousRevision,
   weightMetadata,
@@ -16,6 +15,7 @@ import {
   listAdvisoriesForRepo,
   listBadgeMetrics,
 } from "../../repositories/http-read.repository.ts";
+import { listRevisionsByRepo } from "../../repositories/revisions.repository.ts";
 
 // Loads what the revision-history pages show; null when the repo or revision is unknown.
 
@@ -23,18 +23,71 @@ export function loadIndex(db: Db) {
   return listReposOverview(db);
 }
 
-export async function loadRepoHistory(db: Db, name: string) {
+/** Revisions per history page; the page's charts cover at most CHART_REVISIONS newest revisions. */
+export const HISTORY_PAGE_SIZE = 30;
+const CHART_REVISIONS = 500;
+
+/**
+ * One page of a repo's history, newest first: `before` (a sha) starts the page below that revision, keyset
+ * on the revision order, so a page stays the same while new revisions arrive. The first page also carries
+ * the charts, advisories and badges. `{ missing }` names what is unknown: the repo, or the `before` revision.
+ */
+export async function loadRepoHistory(db: Db, name: string, before?: string) {
   const repo = await findRepoByName(db, name);
-  if (!repo) return null;
-  const revisions = await listRevisions(db, repo.id);
-  const ids = revisions.map((r) => r.id);
-  const [changes, estimates, advisories, badgeMetrics] = await Promise.all([
-    changeSummaries(db, ids),
-    latestEstimates(db, ids),
+  if (!repo) return { missing: "repo" as const };
+  const from = before === undefined ? null : await findRevision(db, repo.id, before);
+  if (before !== undefined && !from) return { missing: "revision" as const };
+  const rows = await listRevisionsByRepo(db, repo.id, {
+    newestFirst: true,
+    includeForcePushedAway: true,
+    limit: HISTORY_PAGE_SIZE + 1,
+    ...(from ? { beforeSeq: from.seq } : {}),
+  });
+  const revisions = rows.slice(0, HISTORY_PAGE_SIZE);
+  const more = rows.length > HISTORY_PAGE_SIZE;
+  const oldest = revisions.at(-1);
+  // The oldest revision on the page compares with the nearest earlier estimated one, wherever it is.
+  const tail = more && oldest ? await previousEstimatedRevision(db, repo.id, oldest.seq) : null;
+  const firstPage = from === null;
+  const [changes, estimates, charted, advisories, badgeMetrics] = await Promise.all([
+    changeSummaries(
+      db,
+      revisions.map((r) => r.id),
+    ),
+    latestEstimates(db, [...revisions.map((r) => r.id), ...(tail ? [tail.id] : [])]),
+    firstPage ? chartHistory(db, repo.id) : null,
     listAdvisoriesForRepo(db, repo.id),
     listBadgeMetrics(db, repo.id),
   ]);
-  return { repo, revisions, changes, estimates, advisories: advisories.reverse(), badgeMetrics };
+  const next = more && oldest ? oldest.sha : null;
+  return {
+    missing: null,
+    repo,
+    revisions,
+    tail,
+    next,
+    changes,
+    estimates,
+    charted,
+    advisories: advisories.reverse(),
+    badgeMetrics,
+  };
+}
+
+/** The newest revisions with their estimates, for the charts on a history's first page. */
+async function chartHistory(db: Db, repoId: number) {
+  const revisions = await listRevisionsByRepo(db, repoId, {
+    newestFirst: true,
+    includeForcePushedAway: true,
+    limit: CHART_REVISIONS,
+  });
+  return {
+    revisions,
+    estimates: await latestEstimates(
+      db,
+      revisions.map((r) => r.id),
+    ),
+  };
 }
 
 export async function loadRevision(db: Db, name: string, sha: string) {

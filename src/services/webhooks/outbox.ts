@@ -1,7 +1,12 @@
 import type { WebhookEventType } from "../../db/schema/index.ts";
 import type { Executor } from "../../db/types.ts";
 import { insertDelivery } from "../../repositories/webhook-deliveries.repository.ts";
-import { insertEvent, listSubscriptions, makeEventId } from "../../repositories/webhooks.repository.ts";
+import {
+  insertEvent,
+  insertEventsWithDeliveries,
+  listSubscriptions,
+  makeEventId,
+} from "../../repositories/webhooks.repository.ts";
 import { subscriptionWants } from "./match.ts";
 
 export type OutboxEvent = {
@@ -38,4 +43,34 @@ export async function recordEvent(ex: Executor, e: OutboxEvent): Promise<Recorde
     if (await insertDelivery(ex, sub.id, id)) subscriptionIds.push(sub.id);
   }
   return { eventId: id, created, subscriptionIds };
+}
+
+/**
+ * recordEvent for several events of one change, in two statements whatever their number: the enabled
+ * subscriptions, then the events and the deliveries of those this call creates. Returns the events
+ * created, in the order given, each with the subscriptions it is to be delivered to.
+ */
+export async function recordEvents(ex: Executor, events: OutboxEvent[]): Promise<Recorded[]> {
+  if (events.length === 0) return [];
+  const subscriptions = await listSubscriptions(ex, { enabledOnly: true });
+  const rows = events.map((e) => ({
+    event: e,
+    id: makeEventId(e.type, e.subject),
+    facts: { type: e.type, repo: e.repo?.name ?? null, kinds: e.kinds ?? [] },
+  }));
+  const created = await insertEventsWithDeliveries(
+    ex,
+    rows.map((r) => ({
+      id: r.id,
+      type: r.event.type,
+      repoId: r.event.repo?.id ?? null,
+      payload: { type: r.event.type, data: r.event.data },
+    })),
+    rows.flatMap((r) =>
+      subscriptions
+        .filter((sub) => subscriptionWants(sub, r.facts))
+        .map((sub) => ({ subscriptionId: sub.id, eventId: r.id })),
+    ),
+  );
+  return created.map((c) => ({ eventId: c.eventId, created: true, subscriptionIds: c.subscriptionIds }));
 }

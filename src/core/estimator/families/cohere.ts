@@ -10,65 +10,38 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
-import { kvByKind, repeatLayer, textFrameTower, textModel } from "./decoder-kit.ts";
-import { decoderDims } from "./dense-decoder.ts";
-import { fullKv, layerTypesOf, textSeq } from "./moe-frame.ts";
-import { gatedMlp, gqaAttention } from "./moe-parts.ts";
+import { kvByKind } from "./decoder-kit.ts";
+import { type DecoderDims, decoderDims } from "./dense-decoder.ts";
+import { layerTypesOf } from "./moe-frame.ts";
+import { gatedMlp } from "./moe-parts.ts";
+import { dimsAttention, sameKv, uniformDecoder } from "./uniform-decoder.ts";
 
 function readCohereFamily(cfg: ConfigView, family: "cohere" | "cohere2"): ModelReading {
   const d = decoderDims(cfg);
-  const bias = cfg.bool("attention_bias", false);
   const qkNorm = family === "cohere" && cfg.bool("use_qk_norm", false);
-  const attn = gqaAttention({
-    hidden: d.hidden,
-    heads: d.heads,
-    kvHeads: d.kvHeads,
-    headDim: d.headDim,
-    bias,
-    oBias: bias,
-    qkNorm: qkNorm ? [d.heads * d.headDim, d.kvHeads * d.headDim] : undefined,
-  });
   const mlp = gatedMlp(d.hidden, d.inter);
   mlp.type = "SwiGLU (parallel)";
-  const tied = cfg.bool("tie_word_embeddings", true);
-  const tower = textFrameTower({
-    seq: textSeq(d.context),
-    hidden: d.hidden,
-    vocab: d.vocab,
-    layers: repeatLayer(d.layers, { mixer: attn, ffn: mlp, norm1: d.hidden, norm2: 0 }),
-    shape: "parallel",
-    tied,
-    finalNorm: d.hidden,
-    normType: "LayerNorm (no bias)",
-    rope: true,
-  });
-  return textModel({
+  return uniformDecoder({
     cfg,
     family,
-    hidden: d.hidden,
-    vocab: d.vocab,
-    context: d.context,
-    tied,
-    towers: [tower],
-    kvLayers:
-      family === "cohere2"
-        ? cohere2Kv(cfg, d.layers, d.kvHeads, d.headDim)
-        : allFull(d.layers, d.kvHeads, d.headDim),
-    warnings: [],
+    d,
+    attn: dimsAttention(d, cfg.bool("attention_bias", false), undefined, qkNorm),
+    ffn: mlp,
+    norm: d.hidden,
+    norm2: 0,
+    normType: "LayerNorm (no bias)",
+    shape: "parallel",
+    tied: cfg.bool("tie_word_embeddings", true),
+    kvLayers: family === "cohere2" ? cohere2Kv(cfg, d) : sameKv(d),
   });
 }
 
-function allFull(layers: number, kvHeads: number, headDim: number): KvLayer[] {
-  const kv = fullKv(kvHeads, headDim);
-  return Array.from({ length: layers }, () => kv);
-}
-
-function cohere2Kv(cfg: ConfigView, layers: number, kvHeads: number, headDim: number): KvLayer[] {
+function cohere2Kv(cfg: ConfigView, d: DecoderDims): KvLayer[] {
   const every = cfg.optInt("sliding_window_pattern", 4);
-  const kinds = layerTypesOf(cfg, layers, (i) =>
+  const kinds = layerTypesOf(cfg, d.layers, (i) =>
     (i + 1) % every === 0 ? "full_attention" : "sliding_attention",
   );
-  return kvByKind(kinds, kvHeads, headDim, cfg.has("sliding_window") ? cfg.int("sliding_window") : null);
+  return kvByKind(kinds, d.kvHeads, d.headDim, cfg.has("sliding_window") ? cfg.int("sliding_window") : null);
 }
 
 /** cohere: parallel attention + SwiGLU under one bias-free LayerNorm, optional q/k norms. */

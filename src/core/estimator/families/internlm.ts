@@ -12,50 +12,29 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import { repeatLayer, textFrameTower, textModel } from "./decoder-kit.ts";
 import { type DecoderDims, decoderDims, readDenseDecoder } from "./dense-decoder.ts";
-import { fullKv, textSeq } from "./moe-frame.ts";
-import { gatedMlp, gqaAttention, lin, type Piece } from "./moe-parts.ts";
+import { gatedMlp, lin, type Piece } from "./moe-parts.ts";
+import { dimsAttention, sameKv, uniformDecoder } from "./uniform-decoder.ts";
 
 function reading(cfg: ConfigView, family: string, d: DecoderDims, attn: Piece, mlp: Piece): ModelReading {
-  const tied = cfg.bool("tie_word_embeddings", false);
-  const tower = textFrameTower({
-    seq: textSeq(d.context),
-    hidden: d.hidden,
-    vocab: d.vocab,
-    layers: repeatLayer(d.layers, { mixer: attn, ffn: mlp, norm1: d.hidden, norm2: d.hidden }),
-    shape: "pre",
-    tied,
-    finalNorm: d.hidden,
-    normType: "RMSNorm",
-    rope: true,
-  });
-  const kv = fullKv(d.kvHeads, d.headDim);
-  return textModel({
+  return uniformDecoder({
     cfg,
     family,
-    hidden: d.hidden,
-    vocab: d.vocab,
-    context: d.context,
-    tied,
-    towers: [tower],
-    kvLayers: Array.from({ length: d.layers }, () => kv),
-    warnings: [],
+    d,
+    attn,
+    ffn: mlp,
+    norm: d.hidden,
+    normType: "RMSNorm",
+    shape: "pre",
+    tied: cfg.bool("tie_word_embeddings", false),
+    kvLayers: sameKv(d),
   });
 }
 
 /** internlm2: fused wqkv, SwiGLU w1/w3/w2. */
 export function readInternlm2(cfg: ConfigView): ModelReading {
   const d = decoderDims(cfg);
-  const bias = cfg.bool("bias", true);
-  const attn = gqaAttention({
-    hidden: d.hidden,
-    heads: d.heads,
-    kvHeads: d.kvHeads,
-    headDim: d.headDim,
-    bias,
-    oBias: bias,
-  });
+  const attn = dimsAttention(d, cfg.bool("bias", true));
   const q = d.heads * d.headDim;
   attn.linears = [lin(d.hidden, q + 2 * d.kvHeads * d.headDim), lin(q, d.hidden)];
   return reading(cfg, "internlm2", d, attn, gatedMlp(d.hidden, d.inter));
@@ -64,14 +43,7 @@ export function readInternlm2(cfg: ConfigView): ModelReading {
 /** internlm3: separate q/k/v with qkv_bias, o_proj and MLP with bias. */
 export function readInternlm3(cfg: ConfigView): ModelReading {
   const d = decoderDims(cfg);
-  const attn = gqaAttention({
-    hidden: d.hidden,
-    heads: d.heads,
-    kvHeads: d.kvHeads,
-    headDim: d.headDim,
-    bias: cfg.bool("qkv_bias", false),
-    oBias: cfg.bool("bias", false),
-  });
+  const attn = dimsAttention(d, cfg.bool("qkv_bias", false), cfg.bool("bias", false));
   return reading(cfg, "internlm3", d, attn, gatedMlp(d.hidden, d.inter, cfg.bool("bias", false)));
 }
 

@@ -9,62 +9,30 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import {
-  type DefaultsUsed,
-  defaultsWarning,
-  intOr,
-  kvByKind,
-  repeatLayer,
-  textFrameTower,
-  textModel,
-} from "./decoder-kit.ts";
+import { type DefaultsUsed, defaultsWarning, intOr, kvByKind } from "./decoder-kit.ts";
 import { decoderDims } from "./dense-decoder.ts";
-import { layerTypesOf, textSeq } from "./moe-frame.ts";
-import { gatedMlp, gqaAttention } from "./moe-parts.ts";
+import { layerTypesOf } from "./moe-frame.ts";
+import { gatedMlp } from "./moe-parts.ts";
+import { dimsAttention, uniformDecoder } from "./uniform-decoder.ts";
 
 function readOlmo(cfg: ConfigView, family: "olmo2" | "olmo3"): ModelReading {
   const used: DefaultsUsed = [];
   const d = decoderDims(cfg);
-  const bias = cfg.bool("attention_bias", false);
-  const attn = gqaAttention({
-    hidden: d.hidden,
-    heads: d.heads,
-    kvHeads: d.kvHeads,
-    headDim: d.headDim,
-    bias,
-    oBias: bias,
-    qkNorm: [d.heads * d.headDim, d.kvHeads * d.headDim],
-  });
-  const tied = cfg.bool("tie_word_embeddings", false);
-  const tower = textFrameTower({
-    seq: textSeq(d.context),
-    hidden: d.hidden,
-    vocab: d.vocab,
-    layers: repeatLayer(d.layers, {
-      mixer: attn,
-      ffn: gatedMlp(d.hidden, d.inter),
-      norm1: d.hidden,
-      norm2: d.hidden,
-    }),
-    shape: "post",
-    tied,
-    finalNorm: d.hidden,
-    normType: "RMSNorm",
-    rope: true,
-  });
   const kinds =
     family === "olmo3"
       ? layerTypesOf(cfg, d.layers, (i) => ((i + 1) % 4 === 0 ? "full_attention" : "sliding_attention"))
       : layerTypesOf(cfg, d.layers, () => "full_attention");
   const window = family === "olmo3" ? intOr(cfg, "sliding_window", 4096, used) : null;
-  return textModel({
+  return uniformDecoder({
     cfg,
     family,
-    hidden: d.hidden,
-    vocab: d.vocab,
-    context: d.context,
-    tied,
-    towers: [tower],
+    d,
+    attn: dimsAttention(d, cfg.bool("attention_bias", false), undefined, true),
+    ffn: gatedMlp(d.hidden, d.inter),
+    norm: d.hidden,
+    normType: "RMSNorm",
+    shape: "post",
+    tied: cfg.bool("tie_word_embeddings", false),
     kvLayers: kvByKind(kinds, d.kvHeads, d.headDim, window),
     warnings: defaultsWarning("Olmo3Config", used),
   });

@@ -9,10 +9,9 @@
  */
 import type { ConfigView } from "../config-view.ts";
 import type { ModelReading } from "../types.ts";
-import { repeatLayer, textFrameTower, textModel } from "./decoder-kit.ts";
 import { decoderDims } from "./dense-decoder.ts";
-import { fullKv, textSeq } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, lin } from "./moe-parts.ts";
+import { sameKv, uniformDecoder } from "./uniform-decoder.ts";
 
 /** phi3: Llama-shaped layers with fused qkv and gate_up projections. */
 export function readPhi3(cfg: ConfigView): ModelReading {
@@ -22,29 +21,16 @@ export function readPhi3(cfg: ConfigView): ModelReading {
   attn.linears = [lin(d.hidden, q + 2 * d.kvHeads * d.headDim), lin(q, d.hidden)];
   const mlp = gatedMlp(d.hidden, d.inter);
   mlp.linears = [lin(d.hidden, 2 * d.inter), lin(d.inter, d.hidden)];
-  const tied = cfg.bool("tie_word_embeddings", false);
-  const window = cfg.has("sliding_window") ? cfg.int("sliding_window") : undefined;
-  const tower = textFrameTower({
-    seq: textSeq(d.context),
-    hidden: d.hidden,
-    vocab: d.vocab,
-    layers: repeatLayer(d.layers, { mixer: attn, ffn: mlp, norm1: d.hidden, norm2: d.hidden }),
-    shape: "pre",
-    tied,
-    finalNorm: d.hidden,
-    normType: "RMSNorm",
-    rope: true,
-  });
-  const kv = fullKv(d.kvHeads, d.headDim, window);
-  return textModel({
+  return uniformDecoder({
     cfg,
     family: "phi3",
-    hidden: d.hidden,
-    vocab: d.vocab,
-    context: d.context,
-    tied,
-    towers: [tower],
-    kvLayers: Array.from({ length: d.layers }, () => kv),
-    warnings: [],
+    d,
+    attn,
+    ffn: mlp,
+    norm: d.hidden,
+    normType: "RMSNorm",
+    shape: "pre",
+    tied: cfg.bool("tie_word_embeddings", false),
+    kvLayers: sameKv(d, cfg.has("sliding_window") ? cfg.int("sliding_window") : undefined),
   });
 }
