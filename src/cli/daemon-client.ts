@@ -65,3 +65,9 @@ function daemonError(pid: number, a: Answer): Error {
 export function refused(a: Answer): UsageError {
   return new UsageError(typeof a.body.error === "string" ? a.body.error : `HTTP ${a.status}`);
 }
+
+/** Exit status for a write that names one thing: 0 when done, 1 when the daemon found no such thing. */
+export function answered(a: Answer): number {
+  if (a.status === 400) throw refused(a);
+  return a.status === 404 ? 1 : 0;
+}

@@ -93,6 +93,22 @@ describe("CLI writes with `hubwatch run` up", () => {
       expect.objectContaining({ url: "http://127.0.0.1:9/hook", repoFilter: A }),
     ]);
 
+    // The other admin writes and lists go through it too.
+    const hookId = /^id (\d+)$/m.exec(hook.out())?.[1];
+    const hooks = start(["hook", "ls"], env);
+    expect(await hooks.exited).toBe(0);
+    expect(hooks.out()).toMatch(new RegExp(`^${hookId}\thttp://127.0.0.1:9/hook\t${A}\t`, "m"));
+    const rm = start(["hook", "rm", String(hookId)], env);
+    expect(await rm.exited).toBe(0);
+    const tokens = start(["token", "ls"], env);
+    expect(await tokens.exited).toBe(0);
+    const tokenId = /^(\d+)\tsecond\t.*\tactive$/m.exec(tokens.out())?.[1];
+    expect(tokenId).toBeDefined();
+    const revoke = start(["token", "revoke", String(tokenId)], env);
+    expect(await revoke.exited).toBe(0);
+    const gone = await fetch(`${base}/api/tokens`, { headers: { authorization: `Bearer ${bearer}` } });
+    expect(gone.status).toBe(401);
+
     const failed = start(["failed", "ls"], env);
     expect([await failed.exited, failed.out()]).toEqual([0, "nothing failed\n"]);
     expect(failed.err()).toContain("through the running daemon");
