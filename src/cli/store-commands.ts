@@ -3,6 +3,8 @@ import { bootServices } from "../main/boot.ts";
 import { baseOffer } from "../services/adapter-base-offer.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { listWatchedRepos, unwatchRepo, watchRepo } from "../services/watch-repos.ts";
+import { type DaemonCall, refused, viaDaemon } from "./daemon-client.ts";
+import { UsageError } from "./errors.ts";
 
 type Out = { write(s: string): unknown };
 
@@ -17,7 +19,10 @@ export async function migrateCommand(config: Config, out: Out = process.stdout):
   return 0;
 }
 
-/** `hubwatch watch add|rm|ls`. */
+/**
+ * `hubwatch watch add|rm|ls`. In embedded mode with `hubwatch run` holding the store, add and rm go
+ * through its write API (which also queues the new repo's first poll).
+ */
 export async function watchCommand(
   config: Config,
   verb: "add" | "rm" | "ls",
@@ -25,6 +30,31 @@ export async function watchCommand(
   out: Out = process.stdout,
   opts: { withBase?: boolean } = {},
 ) {
+  if (verb === "ls") return watchInStore(config, verb, names, out);
+  return viaDaemon(
+    config,
+    (call) => watchThroughApi(call, verb, names, out),
+    () => watchInStore(config, verb, names, out),
+  );
+}
+
+async function watchThroughApi(call: DaemonCall, verb: "add" | "rm", names: string[], out: Out) {
+  for (const name of names) {
+    const [owner = "", repo = "", ...more] = name.split("/");
+    if (verb === "rm" && more.length > 0)
+      throw new UsageError(`"${name}" is not a Hub model repo id (OWNER/NAME)`);
+    const res =
+      verb === "add"
+        ? await call("POST", "/api/repos", { repo: name })
+        : await call("DELETE", `/api/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`);
+    if (res.status === 400) throw refused(res);
+    if (verb === "add") out.write(`${res.body.created ? "watching" : "already watching"} ${name}\n`);
+    else out.write(`${res.body.removed ? "stopped watching" : "was not watching"} ${name}\n`);
+  }
+  return 0;
+}
+
+async function watchInStore(config: Config, verb: "add" | "rm" | "ls", names: string[], out: Out) {
   const booted = await bootServices(config);
   try {
     const s = booted.services;
