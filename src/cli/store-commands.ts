@@ -30,15 +30,22 @@ export async function watchCommand(
   out: Out = process.stdout,
   opts: { withBase?: boolean } = {},
 ) {
-  if (verb === "ls") return watchInStore(config, verb, names, out);
+  const withBase = opts.withBase === true;
+  if (verb === "ls") return watchInStore(config, verb, names, out, withBase);
   return viaDaemon(
     config,
-    (call) => watchThroughApi(call, verb, names, out),
-    () => watchInStore(config, verb, names, out),
+    (call) => watchThroughApi(call, verb, names, out, withBase),
+    () => watchInStore(config, verb, names, out, withBase),
   );
 }
 
-async function watchThroughApi(call: DaemonCall, verb: "add" | "rm", names: string[], out: Out) {
+async function watchThroughApi(
+  call: DaemonCall,
+  verb: "add" | "rm",
+  names: string[],
+  out: Out,
+  withBase: boolean,
+) {
   for (const name of names) {
     const [owner = "", repo = "", ...more] = name.split("/");
     if (verb === "rm" && more.length > 0)
@@ -48,13 +55,23 @@ async function watchThroughApi(call: DaemonCall, verb: "add" | "rm", names: stri
         ? await call("POST", "/api/repos", { repo: name })
         : await call("DELETE", `/api/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`);
     if (res.status === 400) throw refused(res);
-    if (verb === "add") out.write(`${res.body.created ? "watching" : "already watching"} ${name}\n`);
-    else out.write(`${res.body.removed ? "stopped watching" : "was not watching"} ${name}\n`);
+    if (verb === "add") {
+      out.write(`${res.body.created ? "watching" : "already watching"} ${name}\n`);
+      const base = res.body.base as { repo: string; watched: boolean } | null | undefined;
+      if (base && !base.watched && withBase) await call("POST", "/api/repos", { repo: base.repo });
+      if (base && !base.watched) writeOffer(out, name, base.repo, withBase);
+    } else out.write(`${res.body.removed ? "stopped watching" : "was not watching"} ${name}\n`);
   }
   return 0;
 }
 
-async function watchInStore(config: Config, verb: "add" | "rm" | "ls", names: string[], out: Out) {
+async function watchInStore(
+  config: Config,
+  verb: "add" | "rm" | "ls",
+  names: string[],
+  out: Out,
+  withBase: boolean,
+) {
   const booted = await bootServices(config);
   try {
     const s = booted.services;
@@ -68,7 +85,7 @@ async function watchInStore(config: Config, verb: "add" | "rm" | "ls", names: st
     for (const name of names) {
       if (verb === "add") {
         out.write(`${(await watchRepo(s, name)) ? "watching" : "already watching"} ${name}\n`);
-        await offerBase(s, name, opts.withBase === true, out);
+        await offerBase(s, name, withBase, out);
       } else out.write(`${(await unwatchRepo(s, name)) ? "stopped watching" : "was not watching"} ${name}\n`);
     }
     return 0;
@@ -81,12 +98,14 @@ async function watchInStore(config: Config, verb: "add" | "rm" | "ls", names: st
 async function offerBase(s: PipelineServices, name: string, withBase: boolean, out: Out): Promise<void> {
   const offer = await baseOffer(s, name);
   if (!offer || offer.watched) return;
-  if (withBase) {
-    await watchRepo(s, offer.repo);
-    out.write(`watching ${offer.repo} (the base of ${name})\n`);
-    return;
-  }
+  if (withBase) await watchRepo(s, offer.repo);
+  writeOffer(out, name, offer.repo, withBase);
+}
+
+function writeOffer(out: Out, name: string, base: string, watched: boolean): void {
   out.write(
-    `${name} is a PEFT adapter of ${offer.repo}; to hear when its base changes: hubwatch watch add ${offer.repo} (or add --with-base)\n`,
+    watched
+      ? `watching ${base} (the base of ${name})\n`
+      : `${name} is a PEFT adapter of ${base}; to hear when its base changes: hubwatch watch add ${base} (or add --with-base)\n`,
   );
 }
