@@ -1,29 +1,22 @@
 import type { Command } from "commander";
 import type { Config } from "../config/env.ts";
-import { webhookEventTypes } from "../db/schema/index.ts";
-import { bootServices, isDistributed } from "../main/boot.ts";
-import { distributedRunner } from "../main/runners.ts";
+import type { bootServices } from "../main/boot.ts";
 import { createToken, listTokens, revokeToken } from "../services/http/tokens.ts";
-import { runDeliveryLane } from "../services/webhooks/lane.ts";
-import {
-  createSubscription,
-  deleteSubscription,
-  enableHook,
-  listSubscriptions,
-  redeliver,
-  rotateSecret,
-} from "../services/webhooks/subscriptions.ts";
-import { action, UsageError } from "./errors.ts";
+import { answered, refused, viaDaemon } from "./daemon-client.ts";
+import { action } from "./errors.ts";
+import { registerHookCommands } from "./hook-commands.ts";
+import { withStore } from "./with-store.ts";
 
 type Ctx = { config: () => Config; out?: { write(s: string): unknown } };
+type When = Date | string | null;
+type TokenRow = { id: number; name: string; createdAt: When; lastUsedAt: When; revokedAt: When };
 
-async function withStore<T>(config: Config, fn: (s: Awaited<ReturnType<typeof bootServices>>) => Promise<T>) {
-  const booted = await bootServices(config);
-  try {
-    return await fn(booted);
-  } finally {
-    await booted.close();
-  }
+/** A date from the store, or as JSON from a daemon, as ISO text. */
+const when = (d: When) => (d ? new Date(d).toISOString() : "-");
+
+function tokenLine(t: TokenRow): string {
+  const state = t.revokedAt ? `revoked ${when(t.revokedAt)}` : "active";
+  return `${t.id}\t${t.name}\t${when(t.createdAt)}\t${when(t.lastUsedAt)}\t${state}\n`;
 }
 
 /** `hubwatch token create|ls|revoke` and `hubwatch hook add|ls|rm|enable|rotate-secret|redeliver`. */
@@ -37,28 +30,37 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
     .option("--name <name>", "a label for the token", "cli")
     .description("create a bearer token (printed once; only its sha256 is stored)")
     .action(
-      action(async (opts: { name: string }) =>
-        store(async (b) => {
-          out.write(`${(await createToken(b.services.db, opts.name)).token}\n`);
+      action(async (opts: { name: string }) => {
+        const print = (token: unknown) => {
+          out.write(`${token}\n`);
           return 0;
-        }),
-      ),
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => {
+            const res = await call("POST", "/api/tokens", { name: opts.name });
+            if (res.status !== 201) throw refused(res);
+            return print(res.body.token);
+          },
+          () => store(async (b) => print((await createToken(b.services.db, opts.name)).token)),
+        );
+      }),
     );
   token
     .command("ls")
     .description("list tokens: id, name, created, last used, revoked")
     .action(
-      action(async () =>
-        store(async (b) => {
-          for (const t of await listTokens(b.services.db)) {
-            const when = (d: Date | null) => d?.toISOString() ?? "-";
-            out.write(
-              `${t.id}\t${t.name}\t${when(t.createdAt)}\t${when(t.lastUsedAt)}\t${t.revokedAt ? `revoked ${when(t.revokedAt)}` : "active"}\n`,
-            );
-          }
+      action(async () => {
+        const print = (tokens: TokenRow[]) => {
+          for (const t of tokens) out.write(tokenLine(t));
           return 0;
-        }),
-      ),
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => print((await call("GET", "/api/tokens")).body as unknown as TokenRow[]),
+          () => store(async (b) => print(await listTokens(b.services.db))),
+        );
+      }),
     );
   token
     .command("revoke")
@@ -66,135 +68,12 @@ export function registerAdminCommands(program: Command, ctx: Ctx): void {
     .description("revoke a token: it stops authenticating at once")
     .action(
       action(async (id: string) =>
-        store(async (b) => ((await revokeToken(b.services.db, Number(id))) ? 0 : 1)),
+        viaDaemon(
+          ctx.config(),
+          async (call) => answered(await call("DELETE", `/api/tokens/${encodeURIComponent(id)}`)),
+          () => store(async (b) => ((await revokeToken(b.services.db, Number(id))) ? 0 : 1)),
+        ),
       ),
     );
   registerHookCommands(program, ctx, out);
-}
-
-function registerHookCommands(program: Command, ctx: Ctx, out: { write(s: string): unknown }): void {
-  const store = <T>(fn: (b: Awaited<ReturnType<typeof bootServices>>) => Promise<T>) =>
-    withStore(ctx.config(), fn);
-  const hook = program.command("hook").description("webhook subscriptions");
-  hook
-    .command("add")
-    .argument("<url>", "receiver URL (http or https)")
-    .option("--repo <filter>", "OWNER/NAME, or a pattern with * such as OWNER/* (default: every repo)")
-    .option("--events <list>", `comma-separated: ${webhookEventTypes.join(",")}`)
-    .option("--kinds <list>", "only events about these change kinds, e.g. prompt,eos_token,params_total")
-    .description("subscribe a URL; prints the id and the signing secret (shown once)")
-    .action(
-      action(async (url: string, opts: { repo?: string; events?: string; kinds?: string }) =>
-        store(async (b) => {
-          const list = (v?: string) => v?.split(",").map((e) => e.trim());
-          try {
-            const s = await createSubscription(
-              { db: b.services.db, allowPrivateTargets: ctx.config().HUBWATCH_ALLOW_PRIVATE_WEBHOOKS },
-              {
-                url,
-                repoFilter: opts.repo ?? null,
-                ...(opts.events ? { events: list(opts.events) as never } : {}),
-                ...(opts.kinds ? { kinds: list(opts.kinds) } : {}),
-              },
-            );
-            out.write(`id ${s.id}\nsecret ${s.secret}\n`);
-            return 0;
-          } catch (err) {
-            throw new UsageError(`cannot add hook: ${(err as Error).message}`);
-          }
-        }),
-      ),
-    );
-  hook
-    .command("ls")
-    .description("list subscriptions")
-    .action(
-      action(async () =>
-        store(async (b) => {
-          for (const s of await listSubscriptions(b.services.db)) {
-            const state = s.enabled ? "enabled" : `disabled (${s.disabledReason ?? ""})`;
-            const kinds = s.kinds?.length ? s.kinds.join(",") : "*";
-            out.write(
-              `${s.id}\t${s.url}\t${s.repoFilter ?? "*"}\t${s.events.join(",")}\t${kinds}\t${state}\n`,
-            );
-          }
-          return 0;
-        }),
-      ),
-    );
-  hook
-    .command("rm")
-    .argument("<id>", "subscription id")
-    .description("delete a subscription and its delivery log (attempts in flight are dropped)")
-    .action(
-      action(async (id: string) =>
-        store(async (b) => ((await deleteSubscription(b.services.db, Number(id))) ? 0 : 1)),
-      ),
-    );
-  hook
-    .command("enable")
-    .argument("<id>", "subscription id")
-    .description("re-enable a disabled subscription; deliveries still pending go out again")
-    .action(
-      action(async (id: string) =>
-        store(async (b) => {
-          const s = await enableHook(b.services.db, Number(id));
-          out.write(s ? "enabled\n" : "no such subscription\n");
-          return s ? 0 : 1;
-        }),
-      ),
-    );
-  hook
-    .command("rotate-secret")
-    .argument("<id>", "subscription id")
-    .description("new signing secret (printed once); the old one also signs for 24 h")
-    .action(
-      action(async (id: string) =>
-        store(async (b) => {
-          const s = await rotateSecret(b.services.db, Number(id));
-          out.write(s ? `secret ${s.secret}\n` : "no such subscription\n");
-          return s ? 0 : 1;
-        }),
-      ),
-    );
-  hook
-    .command("redeliver")
-    .argument("<id>", "subscription id")
-    .argument("<eventId>", "event id (evt_...)")
-    .description("deliver an event to a subscription again (same webhook-id)")
-    .action(
-      action(async (id: string, eventId: string) => redeliverCommand(ctx.config(), Number(id), eventId, out)),
-    );
-}
-
-/** Distributed: queues the subscription's lane for the workers. Embedded: runs the lane now and prints the outcome. */
-async function redeliverCommand(
-  config: Config,
-  id: number,
-  eventId: string,
-  out: { write(s: string): unknown },
-) {
-  return withStore(config, async (b) => {
-    const r = await redeliver(b.services.db, id, eventId);
-    if (!r.ok) {
-      out.write(r.reason === "disabled" ? `subscription disabled: ${r.detail}\n` : "no such delivery\n");
-      return 1;
-    }
-    if (isDistributed(config)) {
-      const runner = distributedRunner(config, b.services);
-      await runner.enqueue("deliver-webhook", { subscriptionId: id });
-      await runner.close();
-      out.write("queued\n");
-      return 0;
-    }
-    const deps = {
-      db: b.services.db,
-      allowPrivateTargets: config.HUBWATCH_ALLOW_PRIVATE_WEBHOOKS,
-      log: b.services.log,
-    };
-    const run = await runDeliveryLane(deps, id);
-    const outcome = run.outcomes.at(-1) ?? "skipped";
-    out.write(`${outcome}\n`);
-    return outcome === "delivered" ? 0 : 1;
-  });
 }

@@ -7,6 +7,7 @@ import { type Booted, bootServices } from "../main/boot.ts";
 import { embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import type { InProcessRunner } from "../queue/in-process-runner.ts";
+import { PEFT_BASE } from "../replay-hub/fixtures/repos-peft.ts";
 import { fixtureRepos, MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../replay-hub/index.ts";
 import { watchRepo } from "../services/watch-repos.ts";
 import { writeOutputs } from "./demo-output.ts";
@@ -102,7 +103,7 @@ async function report(
   out: Out,
 ): Promise<number> {
   const db = booted.services.db;
-  const note = `a new ${UPDATE_REPO} revision (config.json changed) and a force-push, ${costs.repos} repos polled`;
+  const note = `new ${UPDATE_REPO} and ${PEFT_BASE} revisions (config.json changed) and a force-push, ${costs.repos} repos polled`;
   const lines = formatSummary(await countStore(db), {
     first: costs.first,
     idle: { ...costs.idle, repos: costs.repos },
@@ -153,6 +154,23 @@ async function pushUpdates(hub: ReplayHub): Promise<void> {
     changes: { "config.json": { kind: "text", text } },
   });
   for (const spec of fixtureRepos()) if (spec.scriptedForcePush) hub.forcePush(spec.id);
+  await pushBaseUpdate(hub);
+}
+
+/** The PEFT adapter's base gets the Instruct repo's own context length (32768): its subscribers hear of it. */
+async function pushBaseUpdate(hub: ReplayHub): Promise<void> {
+  const res = await fetch(`${hub.url}/${PEFT_BASE}/resolve/main/config.json`);
+  const config = (await res.json()) as Record<string, unknown>;
+  hub.addCommit(PEFT_BASE, {
+    title: "Update config.json",
+    date: "2025-03-01T10:00:00Z",
+    changes: {
+      "config.json": {
+        kind: "text",
+        text: `${JSON.stringify({ ...config, max_position_embeddings: 32768 }, null, 2)}\n`,
+      },
+    },
+  });
 }
 
 async function serve(

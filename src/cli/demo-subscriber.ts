@@ -65,6 +65,8 @@ export function formatReceived(sub: DemoSubscriber): string[] {
       const summary = full.startsWith(`${d.repo}: `) ? full.slice(String(d.repo).length + 2) : full;
       const reason = typeof d.reason === "string" ? ` (${d.reason})` : "";
       lines.push(`  ${r.type.padEnd(17)}${d.id}${reason} ${d.repo}: ${summary}`);
+    } else if (r.type === "base.changed") {
+      lines.push(`  ${r.type.padEnd(17)}${d.adapter}: ${d.summary}`);
     } else if (r.type === "revision.changed" && Array.isArray(d.kinds) && d.kinds.length > 0) {
       lines.push(`  ${r.type.padEnd(17)}${d.repo}@${String(d.sha).slice(0, 8)} [${d.kinds.join(",")}]`);
     }

@@ -2,7 +2,14 @@ import type { Command } from "commander";
 import type { Config } from "../config/env.ts";
 import { bootServices, isDistributed } from "../main/boot.ts";
 import { distributedRunner } from "../main/runners.ts";
-import { type Failures, listFailures, type Requeue, retryFailures } from "../services/failures.ts";
+import {
+  type Failures,
+  listFailures,
+  type Requeue,
+  type RetryReport,
+  retryFailures,
+} from "../services/failures.ts";
+import { refused, viaDaemon } from "./daemon-client.ts";
 import { action, UsageError } from "./errors.ts";
 
 type Ctx = { config: () => Config; out?: { write(s: string): unknown } };
@@ -29,12 +36,14 @@ function oneLine(s: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** A date as ISO text, whether it came from the store or as JSON from a daemon. */
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : "-");
+
 function formatFailures(f: Failures): string {
   if (f.revisions.length + f.jobs.length === 0) return "nothing failed\n";
   const lines = [
     ...f.revisions.map(
-      (r) =>
-        `revision\t${r.repo}\t${r.sha.slice(0, 12)}\t${r.processedAt?.toISOString() ?? "-"}\t${oneLine(r.error)}`,
+      (r) => `revision\t${r.repo}\t${r.sha.slice(0, 12)}\t${iso(r.processedAt)}\t${oneLine(r.error)}`,
     ),
     ...f.jobs.map(
       (j) =>
@@ -54,13 +63,24 @@ export function registerFailedCommands(program: Command, ctx: Ctx): void {
     .option("--json", "print as JSON")
     .description("list failed revisions (with the recorded reason) and jobs that failed for good")
     .action(
-      action(async (repo: string | undefined, opts: { json?: boolean }) =>
-        withFailures(ctx.config(), async (b, q) => {
-          const found = await listFailures(b.services, q.failedJobs, repo);
+      action(async (repo: string | undefined, opts: { json?: boolean }) => {
+        const print = (found: Failures) => {
           out.write(opts.json ? `${JSON.stringify(found, null, 2)}\n` : formatFailures(found));
           return 0;
-        }),
-      ),
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => {
+            const res = await call("GET", `/api/failed${repo ? `?repo=${encodeURIComponent(repo)}` : ""}`);
+            if (res.status !== 200) throw refused(res);
+            return print(res.body as Failures);
+          },
+          () =>
+            withFailures(ctx.config(), async (b, q) =>
+              print(await listFailures(b.services, q.failedJobs, repo)),
+            ),
+        );
+      }),
     );
   failed
     .command("retry")
@@ -70,17 +90,28 @@ export function registerFailedCommands(program: Command, ctx: Ctx): void {
     .action(
       action(async (repo: string | undefined, opts: { all?: boolean }) => {
         if (!repo === !opts.all) throw new UsageError("name a REPO, or pass --all");
-        return withFailures(ctx.config(), async (b, q) => {
-          const done = await retryFailures(b.services, q.enqueue, q.failedJobs, repo);
+        const print = (done: RetryReport) => {
           const revs = done.revisions.reduce((n, r) => n + r.count, 0);
           out.write(`requeued ${revs} failed revision(s) and ${done.jobs} failed job(s)\n`);
           for (const r of done.revisions) out.write(`  ${r.repo}: ${r.count} revision(s)\n`);
-          if (!isDistributed(ctx.config()) && revs > 0)
-            out.write(
-              "  embedded mode: the running `hubwatch run`, or `hubwatch poll --once`, processes them\n",
-            );
-          return 0;
-        });
+          return revs;
+        };
+        return viaDaemon(
+          ctx.config(),
+          async (call) => {
+            const res = await call("POST", "/api/failed/retry", repo ? { repo } : { all: true });
+            if (res.status !== 200) throw refused(res);
+            print(res.body as RetryReport);
+            return 0;
+          },
+          () =>
+            withFailures(ctx.config(), async (b, q) => {
+              const revs = print(await retryFailures(b.services, q.enqueue, q.failedJobs, repo));
+              if (!isDistributed(ctx.config()) && revs > 0)
+                out.write("  embedded mode: `hubwatch run` or `hubwatch poll --once` processes them\n");
+              return 0;
+            }),
+        );
       }),
     );
 }

@@ -53,15 +53,17 @@ watch
   .command("add")
   .argument("[repos...]", "OWNER/NAME")
   .option("--from-scan <path>", "also watch every model repo `hubwatch scan` finds under PATH")
+  .option("--with-base", "for a PEFT adapter, watch its base model too")
   .description("start watching repos")
   .action(
-    action(async (repos: string[], opts: { fromScan?: string }) => {
+    action(async (repos: string[], opts: { fromScan?: string; withBase?: boolean }) => {
       const found = opts.fromScan
         ? await (await import("./scan-command.ts")).reposFromScan(opts.fromScan)
         : [];
       if (repos.length + found.length === 0)
         throw new UsageError("name repos to watch, or a --from-scan PATH");
-      return (await store()).watchCommand(cfg(), "add", [...new Set([...repos, ...found])]);
+      const names = [...new Set([...repos, ...found])];
+      return (await store()).watchCommand(cfg(), "add", names, process.stdout, { withBase: opts.withBase });
     }),
   );
 watch

@@ -155,8 +155,10 @@ export async function runCommand(
         log,
         ready: readiness(config, booted.services.db),
         metrics: booted.metrics.registry,
+        failedJobs: runner.failedJobs,
         host: listen.host,
         port: listen.port,
+        ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
       }).catch(async (err: unknown) => {
         await runner.close();
         return closeThenThrow(booted)(err);

@@ -1,4 +1,4 @@
-import { createServer } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import type { Logger } from "pino";
 import type { JobRegistry } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
@@ -8,6 +8,7 @@ import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
 import type { AppDeps } from "../http/deps.ts";
 import { bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { localUrl, newLocalToken, publishLocalApi } from "../main/local-api.ts";
 import { readiness } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { onShutdown } from "../main/shutdown.ts";
@@ -29,6 +30,8 @@ type StartServerOptions = {
   host?: string;
   port?: number;
   log?: Logger;
+  /** The PGlite folder this process holds: publish the write API there for the CLI (src/main/local-api.ts). */
+  localApi?: { dataDir: string };
 };
 
 /** Starts the HTTP server on the given store and runner; returns its URL and a close function. */
@@ -37,7 +40,9 @@ export async function startServer(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const { config } = opts;
   const generation = opts.listen ? await watchStoreChanges(opts.listen) : null;
+  const localToken = opts.localApi ? newLocalToken() : undefined;
   const app = await createApp({
+    localAdminToken: localToken,
     db: opts.db,
     storeGeneration: generation?.current,
     enqueue: opts.runner?.enqueue,
@@ -59,7 +64,18 @@ export async function startServer(
     await generation?.stop();
     throw listenError(err, host, port);
   }
+  let unpublish = () => {};
+  if (opts.localApi && localToken) {
+    const api = { pid: process.pid, url: localUrl(app.server.address() as AddressInfo), token: localToken };
+    try {
+      unpublish = publishLocalApi(opts.localApi.dataDir, api);
+    } catch (err) {
+      // The daemon still serves; CLI writes are then refused instead of going through it.
+      opts.log?.warn({ err: String(err) }, "local API file not written");
+    }
+  }
   const close = async () => {
+    unpublish();
     await app.close();
     await generation?.stop();
   };
@@ -125,6 +141,7 @@ export async function runServeCommand(
       ready: readiness(config, booted.services.db),
       metrics: booted.metrics.registry,
       ...("failedJobs" in runner && { failedJobs: runner.failedJobs }),
+      ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
       ...listen,
     });
   } catch (err) {

@@ -31,6 +31,12 @@ function ownerOf(file: string): number | null {
   }
 }
 
+/** The live process holding the folder's lock, or null when none does. */
+export function dataDirOwner(dir: string): number | null {
+  const owner = ownerOf(join(dir, "hubwatch.pid"));
+  return owner !== null && alive(owner) ? owner : null;
+}
+
 /** Takes the folder's lock or throws DataDirInUseError; returns the release function. */
 export function lockDataDir(dir: string): () => void {
   const file = join(dir, "hubwatch.pid");

@@ -2,6 +2,7 @@ import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type FailedJobs, failedJobs } from "../ops/failed-jobs.ts";
 import { instrumentJobs } from "../ops/instrument.ts";
+import { memoryFailedJobs } from "../ops/memory-failed-jobs.ts";
 import type { Metrics } from "../ops/metrics.ts";
 import { type BullmqRunner, createBullmqRunner } from "../queue/bullmq-runner.ts";
 import { createInProcessRunner, type InProcessRunner } from "../queue/in-process-runner.ts";
@@ -72,16 +73,27 @@ function onceEvery(ms: number, report: (source: string, error: string, heldBack?
   };
 }
 
-/** In-process runner for embedded mode: the same registry and handlers, in this process. */
+/**
+ * In-process runner for embedded mode: the same registry and handlers, in this process, with a bounded
+ * in-memory history of jobs that failed for good (`/api/failed`, `hubwatch failed`) and the same queue
+ * gauge as distributed mode.
+ */
 export function embeddedRunner(
   services: PipelineServices,
   opts: { concurrency?: number; metrics?: Metrics } = {},
-): InProcessRunner<JobRegistry> {
-  return createInProcessRunner({
+): InProcessRunner<JobRegistry> & { failedJobs: FailedJobs } {
+  const queueOf = new Map<string, string>(jobs.map((j) => [j.name, j.queue]));
+  const history = memoryFailedJobs(() => runner.counts());
+  const runner = createInProcessRunner({
     jobs: opts.metrics ? instrumentJobs(jobs, opts.metrics) : jobs,
     services,
     concurrency: opts.concurrency ?? services.config.HUBWATCH_WORKER_CONCURRENCY,
-    onFailed: (f) =>
-      services.log.error({ job: f.name, jobId: f.jobId, err: f.error, attempts: f.attempts }, "job failed"),
+    onFailed: (f) => {
+      services.log.error({ job: f.name, jobId: f.jobId, err: f.error, attempts: f.attempts }, "job failed");
+      const queue = queueOf.get(f.name) ?? "unknown";
+      void history.record({ ...f, queue, failedAt: new Date().toISOString() });
+    },
   });
+  if (opts.metrics) opts.metrics.sources.queues = () => history.counts(QUEUE_NAMES);
+  return Object.assign(runner, { failedJobs: history });
 }

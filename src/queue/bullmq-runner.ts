@@ -181,6 +181,8 @@ export function createBullmqRunner<S, J extends AnyJob>(options: BullmqRunnerOpt
     async close() {
       await Promise.allSettled(workers.map((w) => w.close()));
       await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      // A lazy connection never used is still "wait": quit() would open it, so it is just dropped.
+      for (const c of [producer, consumer]) if (c.status === "wait") c.disconnect();
       await Promise.allSettled([producer, consumer].map((c) => (c.status === "end" ? undefined : c.quit())));
     },
   };

@@ -26,5 +26,10 @@ export function classifyJobError(err: unknown): ErrorVerdict {
 }
 
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause.message : "";
+  if (!cause || err.message.includes(cause)) return err.message;
+  // Drizzle wraps a driver error as "Failed query: <sql>\nparams: ...": why it failed goes first.
+  if (err.message.startsWith("Failed query:")) return `${cause} (${err.message.split("\n")[0]})`;
+  return `${err.message}: ${cause}`;
 }

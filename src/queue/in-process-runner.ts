@@ -18,9 +18,14 @@ export type FailedJob = { name: string; jobId: string; payload: unknown; error: 
 export type InProcessRunner<J extends AnyJob = AnyJob> = JobRunner<J> & {
   /** Resolves when nothing is queued, delayed or running. */
   idle(): Promise<void>;
+  /** The newest failures (at most 1,000), oldest first. */
   readonly failures: readonly FailedJob[];
   readonly completed: number;
+  /** Jobs per queue now: waiting (runnable), active, delayed (backoff, a delay, or a paused queue). */
+  counts(): Record<string, { waiting: number; active: number; delayed: number }>;
 };
+
+const FAILURES_KEPT = 1000;
 
 type InProcessOptions<S, J extends AnyJob> = {
   jobs: readonly J[];
@@ -51,6 +56,7 @@ export function createInProcessRunner<S, J extends AnyJob>(
   const scale = options.delayScale ?? 1;
   const waiting: Entry[] = [];
   const activeIds = new Set<string>();
+  const activeQueues = new Map<string, string>();
   const rerun = new Map<string, Entry>();
   const activeGroups = new Set<string>();
   const running = new Set<Promise<void>>();
@@ -126,6 +132,7 @@ export function createInProcessRunner<S, J extends AnyJob>(
 
   function start(entry: Entry): void {
     activeIds.add(entry.id);
+    activeQueues.set(entry.id, entry.job.queue);
     if (entry.group !== undefined) activeGroups.add(entry.group);
     const ctx = { services: options.services, attempt: entry.attempt, runId: entry.id };
     let followUps: readonly FollowUp[] | undefined;
@@ -138,6 +145,7 @@ export function createInProcessRunner<S, J extends AnyJob>(
       .catch((err: unknown) => settleFailure(entry, err))
       .finally(() => {
         activeIds.delete(entry.id);
+        activeQueues.delete(entry.id);
         if (entry.group !== undefined) activeGroups.delete(entry.group);
         running.delete(run);
         const again = rerun.get(entry.id);
@@ -175,6 +183,7 @@ export function createInProcessRunner<S, J extends AnyJob>(
       attempts: entry.attempt,
     };
     failures.push(failure);
+    if (failures.length > FAILURES_KEPT) failures.shift();
     options.onFailed?.(failure);
   }
 
@@ -194,6 +203,17 @@ export function createInProcessRunner<S, J extends AnyJob>(
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     failures,
+    counts() {
+      const now = Date.now();
+      const out: Record<string, { waiting: number; active: number; delayed: number }> = {};
+      const of = (queue: string) => (out[queue] ??= { waiting: 0, active: 0, delayed: 0 });
+      for (const e of waiting) {
+        const due = e.readyAt <= now && (pausedUntil.get(e.job.queue) ?? 0) <= now;
+        of(e.job.queue)[due ? "waiting" : "delayed"] += 1;
+      }
+      for (const queue of activeQueues.values()) of(queue).active += 1;
+      return out;
+    },
     get completed() {
       return completed;
     },

@@ -15,7 +15,7 @@ import { UserInputError } from "./watch-repos.ts";
  */
 export type Failures = { revisions: FailedRevision[]; jobs: FailedJobEntry[] };
 
-type RetryReport = { revisions: { repo: string; count: number }[]; jobs: number };
+export type RetryReport = { revisions: { repo: string; count: number }[]; jobs: number };
 
 type Deps = Pick<PipelineServices, "db">;
 

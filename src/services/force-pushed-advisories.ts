@@ -7,6 +7,7 @@ import {
 } from "../repositories/advisories.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
+import { baseAdvisoryEvents } from "./peft-base-events.ts";
 import { refreshAdvisoriesBadge } from "./repo-badges.ts";
 import { recordEvent } from "./webhooks/outbox.ts";
 
@@ -87,4 +88,10 @@ async function emitUpdated(
   });
   if (recorded.created) out.eventIds.push(recorded.eventId);
   out.deliverTo.push(...recorded.subscriptionIds);
+  // A PEFT adapter's subscribers hear of its base's advisory too.
+  for (const e of await baseAdvisoryEvents(tx, repo, a, what)) {
+    const r = await recordEvent(tx, e);
+    if (r.created) out.eventIds.push(r.eventId);
+    out.deliverTo.push(...r.subscriptionIds);
+  }
 }

@@ -4,6 +4,8 @@
  * gets a `base.changed` event, for the adapter's subscribers. Built in the base's advise transaction and
  * recorded there (the outbox), with the events of the base itself.
  */
+import type { Executor } from "../db/types.ts";
+import { listAdaptersOfBase } from "../repositories/adapter-bases.repository.ts";
 import type { LinkedAdapter } from "../repositories/changes.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
@@ -60,4 +62,36 @@ function baseLinks(s: Pick<PipelineServices, "config">, adapter: string, base: s
     base_revision: `${site}/repos/${base}/revisions/${sha}`,
     commit: `${s.config.HF_ENDPOINT.replace(/\/+$/, "")}/${base}/commit/${sha}`,
   };
+}
+
+/**
+ * The base.changed events of a base advisory changed by a force-push (withdrawn, or reopened): every linked
+ * adapter hears of it, whenever the adapter was trained. Recorded in the force-push's transaction.
+ */
+export async function baseAdvisoryEvents(
+  ex: Executor,
+  base: Repo,
+  advisory: { id: string; introducedSha: string },
+  what: string,
+): Promise<OutboxEvent[]> {
+  const out: OutboxEvent[] = [];
+  for (const a of await listAdaptersOfBase(ex, base.name)) {
+    if (a.repo.id === base.id) continue;
+    out.push({
+      type: "base.changed",
+      repo: a.repo,
+      subject: `${a.repo.name} base ${base.name}@${advisory.introducedSha} ${what}`,
+      kinds: ["base"],
+      data: {
+        adapter: a.repo.name,
+        adapter_sha: a.sha,
+        base: base.name,
+        base_sha: advisory.introducedSha,
+        summary: `your adapter's base changed: ${base.name} advisory ${advisory.id} ${what} (force-push)`,
+        kinds: ["base"],
+        advisories: { updated: [advisory.id] },
+      },
+    });
+  }
+  return out;
 }

@@ -33,8 +33,8 @@ describe("demo", () => {
     );
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).
-    // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD; the
-    // LoRA adapter's, retrained at rank 32.
+    // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD.
+    // And the PEFT adapter's parameter count, doubled by retraining at rank 32.
     expect(text).toMatch(/advisories +13 opened, 2 closed, 11 open/);
     expect(text).toMatch(
       /^ {2}prompt +Qwen\/QwQ-32B@976055f: rendered prompt changed: .*\(whitespace_answers\)$/m,
@@ -48,6 +48,10 @@ describe("demo", () => {
     );
     expect(text).toMatch(/^ {2}advisory\.opened +x_HUBWATCH-\d{4}-\d{4} Qwen\/QwQ-32B: /m);
     expect(text).toMatch(/^ {2}revision\.changed +Qwen\/QwQ-32B@\w{8} \[eos_token\]$/m);
+    // The adapter's subscribers hear of its base's new revision.
+    expect(text).toMatch(
+      /^ {2}base\.changed +hubwatch-peft\/Qwen2\.5-7B-Instruct-MCQ-LoRA: your adapter's base changed: Qwen\/Qwen2\.5-7B-Instruct@\w{7}: /m,
+    );
     const osv = await readdir(join(dir, "osv"));
     expect(osv).toHaveLength(13);
     for (const f of osv)
@@ -61,5 +65,5 @@ describe("demo", () => {
         validateEndpointBadge(JSON.parse(await readFile(join(dir, "badges", f), "utf8"))).errors,
       ).toEqual([]);
     }
-  }, 120_000);
+  }, 300_000);
 });

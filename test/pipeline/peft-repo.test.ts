@@ -137,6 +137,12 @@ describe("a PEFT adapter repo through the pipeline", () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain("adapter_config.json");
       expect(page.body).toContain("$.r 16 -&gt; 32");
+      // The repo list shows the adapter's base, and that it is watched.
+      const list = (await app.inject({ method: "GET", url: "/api/repos" })).json() as {
+        repos: { name: string; base: unknown }[];
+      };
+      expect(list.repos.find((r) => r.name === PEFT_REPO)?.base).toEqual({ repo: PEFT_BASE, watched: true });
+      expect(list.repos.find((r) => r.name === PEFT_BASE)?.base).toBeNull();
     } finally {
       await app.close();
     }
@@ -177,5 +183,30 @@ describe("a PEFT adapter repo through the pipeline", () => {
       .from(schema.webhookDeliveries)
       .where(eq(schema.webhookDeliveries.eventId, got[0]!.id));
     expect(deliveries.map((d) => d.subscriptionId)).toEqual([adapterOnly]);
+  });
+
+  it("a force-push withdrawing the base's advisory tells the adapter's subscribers too", async () => {
+    const base = (await getRepoByName(s.db, PEFT_BASE))!;
+    const [advisory] = await listAdvisoriesByRepo(s.db, base.id);
+    expect(advisory?.status).toBe("open");
+    // Drop the three newest base commits (the advisory's introducing revision among them).
+    hub.forcePush(PEFT_BASE, {
+      dropLast: 3,
+      commits: [{ title: "Rewrite history", date: "2025-03-02T10:00:00Z", changes: {} }],
+    });
+    await runner.enqueue("poll-all", {});
+    await runner.idle();
+    const got = (await events("base.changed")).map(
+      (e) => (e.payload as { data: Record<string, unknown> }).data,
+    );
+    expect(got).toHaveLength(2);
+    expect(got).toContainEqual(
+      expect.objectContaining({
+        adapter: PEFT_REPO,
+        base: PEFT_BASE,
+        base_sha: advisory!.introducedSha,
+        summary: `your adapter's base changed: ${PEFT_BASE} advisory ${advisory!.id} withdrawn (force-push)`,
+      }),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { baseOffer } from "../../services/adapter-base-offer.ts";
 import { createToken, listTokens, revokeToken } from "../../services/http/tokens.ts";
 import { UserInputError, unwatchRepo, watchRepo } from "../../services/watch-repos.ts";
 import {
@@ -61,7 +62,9 @@ export function adminRoutes(deps: AppDeps) {
     app.post("/api/repos", { bodyLimit: 4096, schema: { body: WatchBody } }, async (req, reply) => {
       const created = await watchRepo(deps, req.body.repo).catch(inputError);
       await enqueue("poll-repo", { repo: req.body.repo });
-      return reply.code(created ? 201 : 200).send({ repo: req.body.repo, created });
+      // A PEFT adapter's base, once known from a processed revision: {repo, watched}, else null.
+      const base = await baseOffer(deps, req.body.repo);
+      return reply.code(created ? 201 : 200).send({ repo: req.body.repo, created, base });
     });
     app.delete("/api/repos/:owner/:name", { schema: { params: RepoParams } }, async (req, reply) => {
       const removed = await unwatchRepo(deps, `${req.params.owner}/${req.params.name}`).catch(inputError);

@@ -2,17 +2,21 @@ import type { Db } from "../../db/types.ts";
 import { changeSummaries, latestEstimates } from "../../repositories/http-pages.repository.ts";
 import { getRepoByName, listRepos } from "../../repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../repositories/revisions.repository.ts";
+import { adapterBasesByRepo } from "../adapter-base-offer.ts";
 
 // The JSON twin of the history pages (GET /api/repos, GET /api/repos/OWNER/NAME/revisions), for scripts.
 
 export async function reposJson(db: Db) {
   const repos = await listRepos(db);
+  const bases = await adapterBasesByRepo({ db });
   return {
     repos: repos.map((r) => ({
       name: r.name,
       status: r.status,
       head: r.lastSeenSha,
       last_polled_at: r.lastPolledAt?.toISOString() ?? null,
+      // A PEFT adapter's base ({repo, watched}), once a revision naming it was processed.
+      base: bases.get(r.id) ?? null,
     })),
   };
 }
