@@ -3,12 +3,14 @@
  * holding config.json and optionally model.safetensors.index.json, *.safetensors (only the header is read) and
  * *.safetensors.header.json; OWNER/NAME[@REV] (when no such local path exists) reads the repo from the Hub
  * (HF_ENDPOINT, HF_TOKEN): config.json, the index and the shards' headers, never a weight body. A FILE.gguf,
- * a folder of .gguf files (no config.json) or a Hub repo of .gguf files is estimated from the GGUF headers.
+ * a folder of .gguf files (no config.json) or a Hub repo of .gguf files is estimated from the GGUF headers; a
+ * diffusers pipeline (a folder or Hub repo with model_index.json) per component (estimate-diffusers.ts).
  * Exit 0 on success, 2 on bad input (one line on stderr, never a stack trace), 1 on anything unexpected.
  */
 import { open, readdir, readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { EstimatorInputError } from "../core/estimator/config-view.ts";
+import type { DiffusersEstimate } from "../core/estimator/diffusers.ts";
 import { ESTIMATOR_VERSION, type Estimate, estimate } from "../core/estimator/estimate.ts";
 import { estimateGgufRepo } from "../core/estimator/gguf/repo-estimate.ts";
 import type { GgufHeader } from "../core/estimator/gguf/types.ts";
@@ -21,6 +23,12 @@ import {
   safetensorsHeaderLength,
 } from "../core/safetensors/header.ts";
 import type { HubOptions } from "../hub/index.ts";
+import {
+  diffusersMarkdown,
+  diffusersSummary,
+  readHubDiffusers,
+  readLocalDiffusers,
+} from "./estimate-diffusers.ts";
 import {
   ggufMarkdown,
   ggufName,
@@ -156,7 +164,23 @@ type Loaded = {
   checkpoint: CheckpointInput | undefined;
   name: string;
   gguf?: [string, GgufHeader][];
+  /** A diffusers pipeline, already estimated per component. */
+  pipeline?: DiffusersEstimate;
 };
+
+/** A folder with model_index.json: a diffusers pipeline. */
+async function loadLocalPipeline(io: EstimateIo, path: string, isDir: boolean): Promise<Loaded | null> {
+  if (!isDir) return null;
+  try {
+    const pipeline = await readLocalDiffusers(path, await io.readDir(path), io, (p) =>
+      safetensorsHeader(io, p),
+    );
+    return pipeline ? { config: null, checkpoint: undefined, name: displayName(path, null), pipeline } : null;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError((err as Error).message);
+  }
+}
 
 /** A .gguf file, or a folder holding .gguf files and no config.json: estimated from the GGUF headers. */
 async function loadLocalGguf(io: EstimateIo, path: string, isDir: boolean): Promise<Loaded | null> {
@@ -192,12 +216,21 @@ async function loadLocal(io: EstimateIo, path: string, isDir: boolean): Promise<
 /** A local file or folder when one exists at `path`; else a Hub repo when `path` reads as OWNER/NAME[@REV]. */
 async function load(io: EstimateIo, path: string, hub: () => HubOptions): Promise<Loaded> {
   const isDir = await io.isDirectory(path).catch(() => null);
-  if (isDir !== null) return (await loadLocalGguf(io, path, isDir)) ?? loadLocal(io, path, isDir);
+  if (isDir !== null)
+    return (
+      (await loadLocalGguf(io, path, isDir)) ??
+      (await loadLocalPipeline(io, path, isDir)) ??
+      loadLocal(io, path, isDir)
+    );
   const ref = /^[./~]|\.json$/.test(path) ? null : parseRepoRef(path);
   if (!ref) throw new InputError(`${path}: no such file or folder (nor OWNER/NAME[@REV])`);
   const files = await readHubFiles(ref, hub()).catch(async (err) => {
-    // A repo without config.json may be a GGUF repo: its quant files' headers are read instead.
+    // A repo without config.json may be a diffusers pipeline or a GGUF repo: their files are read instead.
     if (!(err instanceof HubInputError) || !/no config\.json/.test(err.message)) throw err;
+    const pipeline = await readHubDiffusers(ref, hub()).catch((e: unknown) => {
+      throw new HubInputError(`${ref.repo}@${ref.revision}: ${(e as Error)?.message ?? String(e)}`);
+    });
+    if (pipeline) return { pipeline };
     const gguf = await readHubGguf(ref, hub()).catch((e: unknown) => {
       throw new HubInputError(`${ref.repo}@${ref.revision}: ${(e as Error)?.message ?? String(e)}`);
     });
@@ -206,6 +239,8 @@ async function load(io: EstimateIo, path: string, hub: () => HubOptions): Promis
   });
   const title = ref.revision === "main" ? ref.repo : `${ref.repo}@${ref.revision}`;
   if ("gguf" in files) return { config: null, checkpoint: undefined, name: title, gguf: files.gguf };
+  if ("pipeline" in files)
+    return { config: null, checkpoint: undefined, name: title, pipeline: files.pipeline };
   const config = parseJson(files.configText, `${ref.repo}@${ref.revision}/config.json`);
   return {
     config,
@@ -222,7 +257,16 @@ export async function runEstimateCommand(
   hub: () => HubOptions = () => ({}),
 ): Promise<number> {
   try {
-    const { config, checkpoint, name, gguf } = await load(io, path, hub);
+    const { config, checkpoint, name, gguf, pipeline } = await load(io, path, hub);
+    if (pipeline) {
+      const out = opts.json
+        ? `${JSON.stringify(pipeline, null, 2)}\n`
+        : opts.markdown
+          ? diffusersMarkdown(pipeline, name)
+          : diffusersSummary(pipeline, name);
+      io.stdout.write(out);
+      return 0;
+    }
     if (gguf) {
       const g = estimateGgufRepo(gguf, ESTIMATOR_VERSION);
       io.stdout.write(

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   autoencoderKlTensors,
   autoencoderTinyTensors,
-  clipTextTensors,
   diffusersHeader,
-  safetyCheckerTensors,
   unet2dConditionTensors,
 } from "./diffusers-gen.ts";
+import { clipTextTensors, safetyCheckerTensors } from "./diffusers-gen-clip.ts";
 import { readFixture } from "./fixtures/builder.ts";
 
 const SD = "pipelines/stable-diffusion-v1-5__stable-diffusion-v1-5";

@@ -2,14 +2,14 @@
  * Safetensors headers for diffusers pipeline components, with the tensor names and shapes their modules
  * register, derived from each component's config (huggingface/diffusers: models/unets/unet_2d_condition.py,
  * unet_2d_blocks.py, resnet.py, transformers/transformer_2d.py, attention.py, autoencoders/vae.py,
- * autoencoder_kl.py, autoencoder_tiny.py; transformers: models/clip/modeling_clip.py).
+ * autoencoder_kl.py, autoencoder_tiny.py). CLIP encoders: diffusers-gen-clip.ts.
  */
-type Tensor = { name: string; shape: number[]; dtype?: string };
+export type Tensor = { name: string; shape: number[]; dtype?: string };
 type Config = Record<string, unknown>;
 
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2, I64: 8 };
 
-function num(c: Config, key: string, fallback?: number): number {
+export function num(c: Config, key: string, fallback?: number): number {
   const v = c[key] ?? fallback;
   if (typeof v !== "number") throw new Error(`config.${key} missing`);
   return v;
@@ -27,16 +27,16 @@ function strs(c: Config, key: string): string[] {
   return v as string[];
 }
 
-const w = (name: string, ...shape: number[]): Tensor => ({ name, shape });
+export const w = (name: string, ...shape: number[]): Tensor => ({ name, shape });
 
 /** nn.Conv2d / nn.Linear / norm weight plus bias. */
 function conv(p: string, out: number, inp: number, k: number, bias = true): Tensor[] {
   return [w(`${p}.weight`, out, inp, k, k), ...(bias ? [w(`${p}.bias`, out)] : [])];
 }
-function linear(p: string, out: number, inp: number, bias = true): Tensor[] {
+export function linear(p: string, out: number, inp: number, bias = true): Tensor[] {
   return [w(`${p}.weight`, out, inp), ...(bias ? [w(`${p}.bias`, out)] : [])];
 }
-function norm(p: string, c: number): Tensor[] {
+export function norm(p: string, c: number): Tensor[] {
   return [w(`${p}.weight`, c), w(`${p}.bias`, c)];
 }
 
@@ -214,66 +214,6 @@ export function autoencoderTinyTensors(c: Config): Tensor[] {
     out.push(...conv(`decoder.layers.${k++}`, final ? num(c, "out_channels") : ch, ch, 3, final));
   });
   return out;
-}
-
-/** CLIPEncoder layers (modeling_clip.py): biased q/k/v/out projections, two LayerNorms, fc1/fc2 MLP. */
-function clipLayers(prefix: string, c: Config): Tensor[] {
-  const h = num(c, "hidden_size");
-  const inter = num(c, "intermediate_size");
-  const out: Tensor[] = [];
-  for (let i = 0; i < num(c, "num_hidden_layers"); i++) {
-    const p = `${prefix}.encoder.layers.${i}`;
-    for (const x of ["q", "k", "v", "out"]) out.push(...linear(`${p}.self_attn.${x}_proj`, h, h));
-    out.push(
-      ...norm(`${p}.layer_norm1`, h),
-      ...linear(`${p}.mlp.fc1`, inter, h),
-      ...linear(`${p}.mlp.fc2`, h, inter),
-    );
-    out.push(...norm(`${p}.layer_norm2`, h));
-  }
-  return out;
-}
-
-/** CLIPTextModel: token and position embeddings (+ the position_ids buffer older exports store), encoder, final norm. */
-export function clipTextTensors(c: Config): Tensor[] {
-  const h = num(c, "hidden_size");
-  const pos = num(c, "max_position_embeddings");
-  const e = "text_model.embeddings";
-  return [
-    w(`${e}.token_embedding.weight`, num(c, "vocab_size"), h),
-    w(`${e}.position_embedding.weight`, pos, h),
-    { name: `${e}.position_ids`, shape: [1, pos], dtype: "I64" },
-    ...clipLayers("text_model", c),
-    ...norm("text_model.final_layer_norm", h),
-  ];
-}
-
-/**
- * StableDiffusionSafetyChecker (diffusers pipelines/stable_diffusion/safety_checker.py): a CLIPVisionModel
- * (class token, patch conv without bias, (image / patch)^2 + 1 positions, pre/post LayerNorm), a visual projection
- * without bias, and the 17 concept and 3 special-care embeddings with their weights.
- */
-export function safetyCheckerTensors(c: Config): Tensor[] {
-  const v = (c.vision_config ?? {}) as Config;
-  const h = num(v, "hidden_size");
-  const patch = num(v, "patch_size");
-  const positions = (num(v, "image_size", 224) / patch) ** 2 + 1;
-  const proj = num(c, "projection_dim");
-  const e = "vision_model.vision_model.embeddings";
-  return [
-    w(`${e}.class_embedding`, h),
-    w(`${e}.patch_embedding.weight`, h, num(v, "num_channels", 3), patch, patch),
-    w(`${e}.position_embedding.weight`, positions, h),
-    { name: `${e}.position_ids`, shape: [1, positions], dtype: "I64" },
-    ...norm("vision_model.vision_model.pre_layrnorm", h),
-    ...clipLayers("vision_model.vision_model", v),
-    ...norm("vision_model.vision_model.post_layernorm", h),
-    w("visual_projection.weight", proj, h),
-    w("concept_embeds", 17, proj),
-    w("special_care_embeds", 3, proj),
-    w("concept_embeds_weights", 17),
-    w("special_care_embeds_weights", 3),
-  ];
 }
 
 /** A safetensors header (sorted names, contiguous offsets) for tensors stored at `dtype` (buffers keep theirs). */

@@ -2,7 +2,8 @@ import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts"
 import { previousEstimateCandidates } from "../repositories/estimates.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";
-import { computeEstimate, isGgufRevision } from "./estimate-revision.ts";
+import { computeEstimate, isEstimable } from "./estimate-revision.ts";
+import { isPeftRevision } from "./peft-files.ts";
 import { loadRevisionFiles } from "./revision-files.ts";
 
 /** How far back to look for an estimate to compare with (revisions without config.json are skipped). */
@@ -35,7 +36,8 @@ export async function previousEstimate(
 
 async function recompute(s: PipelineServices, revisionId: number): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revisionId);
-  if (!files.has("config.json") && !isGgufRevision(files)) return null;
+  // A PEFT adapter's estimate needs its base loaded: only the stored one is compared with.
+  if (!isEstimable(files) || isPeftRevision(files)) return null;
   try {
     return computeEstimate(files);
   } catch {

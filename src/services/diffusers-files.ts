@@ -13,11 +13,8 @@ import {
   selectPipelineWeights,
 } from "../core/diff/diffusers.ts";
 import type { TensorInfo } from "../core/diff/weights.ts";
-import {
-  type ComponentFiles,
-  type DiffusersEstimate,
-  estimateDiffusers,
-} from "../core/estimator/diffusers.ts";
+import { type DiffusersEstimate, estimateDiffusers } from "../core/estimator/diffusers.ts";
+import type { ComponentFiles } from "../core/estimator/diffusers-components.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
 import { BadUpstreamDataError } from "./hub-errors.ts";
 import { jsonProblem, parseJson } from "./json-text.ts";

@@ -29,12 +29,7 @@ export async function estimateRevision(
   opts: { waitForBase: boolean } = { waitForBase: true },
 ): Promise<Estimate | null> {
   const files = await loadRevisionFiles(s.db, revision.id);
-  if (
-    !files.has("config.json") &&
-    !isGgufRevision(files) &&
-    !isPeftRevision(files) &&
-    !isDiffusersRevision(files)
-  ) {
+  if (!isEstimable(files)) {
     // Recorded, so the revision counts as estimated by this version (not stale after an upgrade).
     await upsertEstimate(s.db, {
       revisionId: revision.id,
@@ -63,11 +58,18 @@ export async function estimateRevision(
   }
 }
 
+/** A revision the estimator reads: a config.json, GGUF files, a PEFT adapter or a diffusers model_index.json. */
+export function isEstimable(files: Map<string, FileState>): boolean {
+  return (
+    files.has("config.json") || isGgufRevision(files) || isPeftRevision(files) || isDiffusersRevision(files)
+  );
+}
+
 /**
  * A revision estimated from its GGUF files: it has .gguf files and no safetensors weights (a GGUF repo may
  * carry the original config.json beside its quants; the quants are what it serves).
  */
-export function isGgufRevision(files: Map<string, FileState>): boolean {
+function isGgufRevision(files: Map<string, FileState>): boolean {
   const paths = [...files.keys()];
   return paths.some(isGgufPath) && !paths.some((p) => p.endsWith(".safetensors"));
 }

@@ -27,13 +27,15 @@ describe("demo", () => {
     const code = await demoCommand(loadConfig({ LOG_LEVEL: "silent" }), { out: dir }, sink);
     expect(code, text).toBe(0);
     // One owner listing for the Qwen repos, one commits page for each repo alone under its owner.
-    expect(text).toMatch(/hub, idle +7 requests for 11 repos with nothing new \(commits 6, models 1\)/);
-    expect(text).toMatch(/^repo kinds +gguf 1, none 1, peft 1, sentence-transformers 1, transformers 6$/m);
+    expect(text).toMatch(/hub, idle +8 requests for 12 repos with nothing new \(commits 7, models 1\)/);
+    expect(text).toMatch(
+      /^repo kinds +diffusers 1, gguf 1, none 1, peft 1, sentence-transformers 1, transformers 6$/m,
+    );
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).
-    // And BGE's parameter count, grown by a Dense module.
-    // And the PEFT adapter's parameter count, doubled by retraining at rank 32.
-    expect(text).toMatch(/advisories +12 opened, 2 closed, 10 open/);
+    // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD; the
+    // LoRA adapter's, retrained at rank 32.
+    expect(text).toMatch(/advisories +13 opened, 2 closed, 11 open/);
     expect(text).toMatch(
       /^ {2}prompt +Qwen\/QwQ-32B@976055f: rendered prompt changed: .*\(whitespace_answers\)$/m,
     );
@@ -42,7 +44,7 @@ describe("demo", () => {
     );
     // The local subscriber got every advisory event, each once and verified, and the revision changes.
     expect(text).toMatch(
-      /^webhooks +\d+ event\(s\) received by a local subscriber, each once, signature verified \(advisory\.closed 2, advisory\.opened 12, .*revision\.changed \d+.*\); 0 duplicate\(s\), 0 unverified$/m,
+      /^webhooks +\d+ event\(s\) received by a local subscriber, each once, signature verified \(advisory\.closed 2, advisory\.opened 13, .*revision\.changed \d+.*\); 0 duplicate\(s\), 0 unverified$/m,
     );
     expect(text).toMatch(/^ {2}advisory\.opened +x_HUBWATCH-\d{4}-\d{4} Qwen\/QwQ-32B: /m);
     expect(text).toMatch(/^ {2}revision\.changed +Qwen\/QwQ-32B@\w{8} \[eos_token\]$/m);
@@ -51,7 +53,7 @@ describe("demo", () => {
       /^ {2}base\.changed +hubwatch-peft\/Qwen2\.5-7B-Instruct-MCQ-LoRA: your adapter's base changed: Qwen\/Qwen2\.5-7B-Instruct@\w{7}: /m,
     );
     const osv = await readdir(join(dir, "osv"));
-    expect(osv).toHaveLength(12);
+    expect(osv).toHaveLength(13);
     for (const f of osv)
       expect(validateOsvRecord(JSON.parse(await readFile(join(dir, "osv", f), "utf8"))).errors).toEqual([]);
     const badges = (await readdir(join(dir, "badges"), { recursive: true })).filter((f) =>

@@ -76,6 +76,7 @@ describe("a diffusers pipeline repo through the pipeline", () => {
     ]);
     expect(up.e.family).toBe("diffusers");
     expect(up.e.diffusers.variant).toBe("fp16");
+    expect(up.e.diffusers.dtype).toBe("F16");
     // Published counts (fixtures/pipelines/SOURCES.md): UNet, VAE, CLIP text encoder; the safety checker's is derived.
     expect(component(up.e, "unet")).toMatchObject({
       class: "UNet2DConditionModel",

@@ -34,7 +34,7 @@ export type { Estimate } from "./estimate-json.ts";
  * bumps the minor version at least; a new family or a fix that changes an existing family's count bumps minor;
  * output shape changes that remove or rename keys bump major; wording-only changes bump patch.
  */
-export const ESTIMATOR_VERSION = "1.5.0";
+export const ESTIMATOR_VERSION = "1.6.0";
 
 /** What the checkpoint says, folded into the estimate's parameters and weights. */
 type FromFiles = {

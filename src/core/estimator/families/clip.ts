@@ -43,15 +43,17 @@ function layers(p: Place, v: ConfigView, hidden: number): StructureNode[] {
   return out;
 }
 
-/** Text tower: token + learned positions, layers, final LayerNorm, text_projection. */
-function textTower(t: ConfigView, proj: number): TowerReading {
+/** Text tower: token + learned positions, layers, final LayerNorm, text_projection (when `proj` is not null). */
+function textTower(t: ConfigView, proj: number | null): TowerReading {
   const th = t.int("hidden_size");
   const tpos = t.optInt("max_position_embeddings", 77);
   const tp = place(tpos, "text");
   const nodes: StructureNode[] = [embedding(tp, t.int("vocab_size"), th), positionEmbedding(tp, tpos, th)];
   append(nodes, layers(tp, t, th));
-  const projection = linear(tp, "Projection", "Linear (text_projection)", th, proj, false, false);
-  append(nodes, asHead([norm(tp, "LayerNorm_out", "LayerNorm", th), projection]));
+  const final = norm(tp, "LayerNorm_out", "LayerNorm", th);
+  const projection =
+    proj === null ? [] : [linear(tp, "Projection", "Linear (text_projection)", th, proj, false, false)];
+  append(nodes, asHead([final, ...projection]));
   return { name: "text", role: "encoder", seqLen: tpos, nodes };
 }
 
@@ -94,6 +96,27 @@ export function readClip(cfg: ConfigView): ModelReading {
     lmHead: null,
     tiedEmbedding: false,
     embeddingParams: first.params,
+    kvLayers: [],
+    warnings: [],
+  };
+}
+
+/**
+ * A CLIP text encoder alone (model_type clip_text_model): CLIPTextModel, or CLIPTextModelWithProjection (its
+ * architectures say so) with text_projection, as diffusers pipelines ship their text encoders.
+ */
+export function readClipText(cfg: ConfigView): ModelReading {
+  const arch = cfg.raw.architectures;
+  const withProjection = Array.isArray(arch) && arch.includes("CLIPTextModelWithProjection");
+  const text = textTower(cfg, withProjection ? cfg.optInt("projection_dim", 512) : null);
+  return {
+    family: "clip_text_model",
+    modelType: "clip_text_model",
+    towers: [text],
+    contextLength: text.seqLen,
+    lmHead: null,
+    tiedEmbedding: false,
+    embeddingParams: text.nodes[0]!.params,
     kvLayers: [],
     warnings: [],
   };

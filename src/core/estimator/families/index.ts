@@ -7,7 +7,7 @@ import type { FamilyReader } from "../types.ts";
 import { readBamba } from "./bamba.ts";
 import { readBart } from "./bart.ts";
 import { readBert } from "./bert.ts";
-import { readClip } from "./clip.ts";
+import { readClip, readClipText } from "./clip.ts";
 import { readCohere, readCohere2 } from "./cohere.ts";
 import { readDebertaV2 } from "./deberta-v2.ts";
 import { readDeepseekV3, readDeepseekV32, readKimiK2 } from "./deepseek.ts";
@@ -69,6 +69,7 @@ export const FAMILY_READERS: Record<string, FamilyReader> = {
   bart: readBart,
   whisper: readWhisper,
   clip: readClip,
+  clip_text_model: readClipText,
   "nemotron-nas": readNemotronNas,
   qwen3_moe: readQwen3Moe,
   mixtral: readMixtral,
