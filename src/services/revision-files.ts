@@ -1,19 +1,24 @@
 import { isTrackedPath } from "../core/diff/paths.ts";
 import type { Executor } from "../db/types.ts";
-import { getArtifacts } from "../repositories/artifacts.repository.ts";
-import { getManifest } from "../repositories/revision-files.repository.ts";
+import { getManifestContents } from "../repositories/revision-files.repository.ts";
 import type { RevisionFiles } from "./change-builders.ts";
 
 /** A revision's tracked files with their stored content (empty for a revision not snapshotted). */
 export async function loadRevisionFiles(ex: Executor, revisionId: number | null): Promise<RevisionFiles> {
   if (revisionId === null) return new Map();
-  const manifest = (await getManifest(ex, revisionId)).filter((f) => isTrackedPath(f.path));
-  const hashes = manifest.map((f) => f.artifactHash).filter((h): h is string => h !== null);
-  const artifacts = await getArtifacts(ex, hashes);
-  return new Map(
-    manifest.map((f) => [
-      f.path,
-      { oid: f.oid, content: f.artifactHash ? (artifacts.get(f.artifactHash)?.content ?? null) : null },
-    ]),
-  );
+  return (await loadRevisionsFiles(ex, [revisionId])).get(revisionId) ?? new Map();
+}
+
+/** loadRevisionFiles for several revisions in one query. */
+export async function loadRevisionsFiles(
+  ex: Executor,
+  revisionIds: number[],
+): Promise<Map<number, RevisionFiles>> {
+  const manifests = await getManifestContents(ex, revisionIds);
+  const out = new Map<number, RevisionFiles>();
+  for (const [id, entries] of manifests) {
+    const tracked = entries.filter((f) => isTrackedPath(f.path));
+    out.set(id, new Map(tracked.map((f) => [f.path, { oid: f.oid, content: f.content }])));
+  }
+  return out;
 }
