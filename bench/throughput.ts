@@ -13,7 +13,7 @@
  * Prints one JSON line last. Parts can be chosen with BENCH_PARTS=scale,catchup,profile,statements.
  */
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeSyntheticRepos } from "../src/replay-hub/index.ts";
 import type { CommitSpec } from "../src/replay-hub/types.ts";
@@ -39,14 +39,19 @@ async function scaleOut(workers: number) {
   const repos = makeSyntheticRepos({ count: SCALE_REPOS, revisionsEach: REVISIONS });
   const c = await startCluster({ repos, workers });
   try {
+    const cpu0 = c.cpuSeconds();
+    const load = loadavg()[0]!;
     await c.tick();
     const ms = await c.waitSettled(TIMEOUT);
     const { expected } = await c.progress();
+    const cpu = c.cpuSeconds().reduce((sum, t, i) => sum + t - cpu0[i]!, 0);
     return {
       workers,
       revisions: expected,
       seconds: round(ms / 1000),
       revisionsPerSecond: round(expected / (ms / 1000)),
+      workerCpuMsPerRevision: round((cpu * 1000) / expected, 1),
+      loadAverage: [round(load), round(loadavg()[0]!)],
     };
   } finally {
     await c.close();

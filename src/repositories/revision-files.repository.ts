@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { artifacts, revisionFiles } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { atomically } from "./transaction.ts";
 
 export type RevisionFile = typeof revisionFiles.$inferSelect;
 export type ManifestEntry = Omit<RevisionFile, "revisionId" | "lfsOid" | "artifactHash"> & {
@@ -20,7 +21,7 @@ export async function replaceManifest(
   revisionId: number,
   files: ManifestEntry[],
 ): Promise<void> {
-  await ex.transaction(async (tx) => {
+  await atomically(ex, async (tx) => {
     const paths = files.map((f) => f.path);
     await tx
       .delete(revisionFiles)
