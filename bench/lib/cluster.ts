@@ -25,6 +25,8 @@ export type Cluster = {
   progress(): Promise<{ settled: number; expected: number }>;
   waitSettled(timeoutMs: number): Promise<number>;
   rssMiB(): number[];
+  /** CPU time (user + system) each worker process has used so far, in seconds. */
+  cpuSeconds(): number[];
   close(): Promise<void>;
 };
 
@@ -80,6 +82,7 @@ export async function startCluster(opts: {
       }
     },
     rssMiB: () => workers.map((w) => rssMiB(w.proc.pid!)),
+    cpuSeconds: () => workers.map((w) => cpuSeconds(w.proc.pid!)),
     async close() {
       await Promise.all(workers.map((w) => w.kill("SIGTERM")));
       await producer.close();
@@ -99,4 +102,11 @@ export async function startCluster(opts: {
 export function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+}
+
+/** CPU time (user + system) a process has used, in seconds (Linux /proc, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }

@@ -105,9 +105,10 @@ export function stepTimings(log: string) {
   let n = 0;
   let total = 0;
   for (const line of log.split("\n")) {
-    if (!line.includes('"revision done"')) continue;
+    if (!line.includes('"revision processed"')) continue;
     try {
-      const e = JSON.parse(line) as { ms?: Record<string, number>; total?: number };
+      const e = JSON.parse(line) as { ms?: Record<string, number>; total?: number; outcome?: string };
+      if (e.outcome !== "done") continue;
       for (const [k, v] of Object.entries(e.ms ?? {})) sums[k] = (sums[k] ?? 0) + v;
       total += e.total ?? 0;
       n += 1;

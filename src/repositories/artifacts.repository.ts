@@ -23,6 +23,29 @@ export async function putArtifact(ex: Executor, content: string, kind: ArtifactK
   return hash;
 }
 
+/**
+ * putArtifact for several contents in one statement; returns their hashes in the order given (the same
+ * content twice is stored once).
+ */
+export async function putArtifacts(
+  ex: Executor,
+  items: { content: string; kind: ArtifactKind }[],
+): Promise<string[]> {
+  const hashes = items.map((i) => hashContent(i.content));
+  const rows = new Map(
+    items.map((i, n) => [
+      hashes[n]!,
+      { hash: hashes[n]!, kind: i.kind, size: Buffer.byteLength(i.content, "utf8"), content: i.content },
+    ]),
+  );
+  if (rows.size > 0)
+    await ex
+      .insert(artifacts)
+      .values([...rows.values()])
+      .onConflictDoNothing({ target: artifacts.hash });
+  return hashes;
+}
+
 export async function getArtifact(ex: Executor, hash: string): Promise<Artifact | null> {
   const [row] = await ex.select().from(artifacts).where(eq(artifacts.hash, hash));
   return row ?? null;

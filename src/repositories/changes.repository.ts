@@ -4,6 +4,7 @@ import type { ChangeDetail } from "../core/diff/change-detail.ts";
 import { changes } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import { queryRows } from "./raw.ts";
+import { atomically } from "./transaction.ts";
 
 export type Change = typeof changes.$inferSelect;
 export type NewChange = Omit<Change, "id" | "revisionId" | "detail" | "promptChanged"> & {
@@ -40,7 +41,7 @@ export async function upsertChanges(ex: Executor, revisionId: number, list: NewC
 
 /** Makes the revision's changes exactly `list` (reprocessing may find fewer): others are deleted. */
 export function replaceChanges(ex: Executor, revisionId: number, list: NewChange[]): Promise<Change[]> {
-  return ex.transaction(async (tx) => {
+  return atomically(ex, async (tx) => {
     const keys = list.map((c) => sql`(${c.category}, ${c.path})`);
     await tx
       .delete(changes)

@@ -1,6 +1,7 @@
-import { and, asc, eq, notInArray, sql } from "drizzle-orm";
-import { revisionFiles } from "../db/schema/index.ts";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { artifacts, revisionFiles } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { atomically } from "./transaction.ts";
 
 export type RevisionFile = typeof revisionFiles.$inferSelect;
 export type ManifestEntry = Omit<RevisionFile, "revisionId" | "lfsOid" | "artifactHash"> & {
@@ -20,7 +21,7 @@ export async function replaceManifest(
   revisionId: number,
   files: ManifestEntry[],
 ): Promise<void> {
-  await ex.transaction(async (tx) => {
+  await atomically(ex, async (tx) => {
     const paths = files.map((f) => f.path);
     await tx
       .delete(revisionFiles)
@@ -62,6 +63,49 @@ export function getManifest(ex: Executor, revisionId: number): Promise<RevisionF
     .from(revisionFiles)
     .where(eq(revisionFiles.revisionId, revisionId))
     .orderBy(asc(revisionFiles.path));
+}
+
+/** The manifests of several revisions in one query, each ordered by path (empty: none stored). */
+export async function getManifests(
+  ex: Executor,
+  revisionIds: number[],
+): Promise<Map<number, RevisionFile[]>> {
+  const out = new Map(revisionIds.map((id): [number, RevisionFile[]] => [id, []]));
+  if (revisionIds.length === 0) return out;
+  const rows = await ex
+    .select()
+    .from(revisionFiles)
+    .where(inArray(revisionFiles.revisionId, revisionIds))
+    .orderBy(asc(revisionFiles.path));
+  for (const row of rows) out.get(row.revisionId)?.push(row);
+  return out;
+}
+
+/**
+ * Manifest entries of several revisions with the content of their artifacts (null: none stored), in one
+ * query (manifest joined with artifacts), each revision's ordered by path.
+ */
+export async function getManifestContents(
+  ex: Executor,
+  revisionIds: number[],
+): Promise<Map<number, { path: string; oid: string; content: string | null }[]>> {
+  const out = new Map(
+    revisionIds.map((id): [number, { path: string; oid: string; content: string | null }[]] => [id, []]),
+  );
+  if (revisionIds.length === 0) return out;
+  const rows = await ex
+    .select({
+      revisionId: revisionFiles.revisionId,
+      path: revisionFiles.path,
+      oid: revisionFiles.oid,
+      content: artifacts.content,
+    })
+    .from(revisionFiles)
+    .leftJoin(artifacts, eq(artifacts.hash, revisionFiles.artifactHash))
+    .where(inArray(revisionFiles.revisionId, revisionIds))
+    .orderBy(asc(revisionFiles.path));
+  for (const { revisionId, ...entry } of rows) out.get(revisionId)?.push(entry);
+  return out;
 }
 
 /** One manifest entry, or null. */

@@ -1,3 +1,4 @@
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Executor, Tx } from "../db/types.ts";
 
 /**
@@ -6,4 +7,13 @@ import type { Executor, Tx } from "../db/types.ts";
  */
 export function withTransaction<T>(ex: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return ex.transaction(fn);
+}
+
+/**
+ * Runs `fn` atomically: in `ex` itself when it already is a transaction (no savepoint: a failure rolls
+ * the whole caller back, as it should for a step written in one piece), else in a transaction of its own.
+ * For repository writes of several statements that callers use both alone and inside their own step.
+ */
+export function atomically<T>(ex: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return ex instanceof PgTransaction ? fn(ex as Tx) : ex.transaction(fn);
 }

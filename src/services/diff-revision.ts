@@ -5,7 +5,7 @@ import { withTransaction } from "../repositories/transaction.ts";
 import { buildBehaviorChanges } from "./behavior-builders.ts";
 import { buildChanges } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
-import { loadRevisionFiles } from "./revision-files.ts";
+import { loadRevisionsFiles } from "./revision-files.ts";
 
 /**
  * Records what changed in a revision against its base (the last revision processed before it): JSON
@@ -19,8 +19,9 @@ export async function diffRevision(
   revision: Revision,
   base: Revision | null,
 ): Promise<number> {
-  const before = await loadRevisionFiles(s.db, base?.id ?? null);
-  const after = await loadRevisionFiles(s.db, revision.id);
+  const files = await loadRevisionsFiles(s.db, base ? [base.id, revision.id] : [revision.id]);
+  const before = (base && files.get(base.id)) || new Map();
+  const after = files.get(revision.id) ?? new Map();
   const changes = buildChanges(before, after);
   const behavior = buildBehaviorChanges(before, after, changes);
   await withTransaction(s.db, async (tx) => {

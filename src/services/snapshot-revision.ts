@@ -3,10 +3,10 @@ import { classifyPath, isTrackedPath } from "../core/diff/paths.ts";
 import { summarizeTokenizer } from "../core/diff/tokenizer.ts";
 import { selectWeightFiles, WEIGHT_INDEX_PATH } from "../core/diff/weight-files.ts";
 import type { ArtifactKind } from "../db/schema/index.ts";
-import { getArtifacts, hashContent, putArtifact } from "../repositories/artifacts.repository.ts";
+import { getArtifacts, hashContent, putArtifacts } from "../repositories/artifacts.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import {
-  getManifest,
+  getManifests,
   type ManifestEntry,
   replaceManifest,
 } from "../repositories/revision-files.repository.ts";
@@ -39,9 +39,10 @@ export async function snapshotRevision(
   revision: Revision,
   base: Revision | null,
 ): Promise<number> {
-  if ((await getManifest(s.db, revision.id)).length > 0) return 0;
+  const manifests = await getManifests(s.db, base ? [revision.id, base.id] : [revision.id]);
+  if ((manifests.get(revision.id)?.length ?? 0) > 0) return 0;
   const tree = await s.hub.listTree({ repo: repo.name, sha: revision.sha });
-  const previous = new Map(base ? (await getManifest(s.db, base.id)).map((f) => [f.path, f]) : []);
+  const previous = new Map((base ? (manifests.get(base.id) ?? []) : []).map((f) => [f.path, f]));
   const entries: ManifestEntry[] = [];
   const toFetch: HubFile[] = [];
   const skipped: HubFile[] = [];
@@ -75,10 +76,14 @@ export async function snapshotRevision(
   const fetched = await fetchAll(s, repo.name, revision.sha, reading);
   if (weights.fetchedIndex) fetched.set(WEIGHT_INDEX_PATH, weights.fetchedIndex);
   await withTransaction(s.db, async (tx) => {
-    for (const entry of entries) {
-      const got = fetched.get(entry.path);
-      if (got) entry.artifactHash = await putArtifact(tx, got.content, got.kind);
-    }
+    const stored = entries.filter((e) => fetched.has(e.path));
+    const hashes = await putArtifacts(
+      tx,
+      stored.map((e) => fetched.get(e.path)!),
+    );
+    stored.forEach((entry, i) => {
+      entry.artifactHash = hashes[i]!;
+    });
     await replaceManifest(tx, revision.id, entries);
     // A tracked file too large to read is not a failed revision, but a reader must be told it was not compared.
     for (const file of skipped) {

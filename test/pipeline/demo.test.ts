@@ -33,8 +33,8 @@ describe("demo", () => {
     );
     // Estimate advisories, plus prompt changes (Qwen2.5-7B-Instruct, QwQ-32B, the GGUF repo's re-made
     // quants) and EOS changes (QwQ-32B's fix, Qwen3-0.6B's deleted generation_config.json, the GGUF EOS fix).
-    // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD.
-    // And the PEFT adapter's parameter count, doubled by retraining at rank 32.
+    // And BGE's parameter count, grown by a Dense module; the SD 1.5 pipeline's, its VAE swapped for TAESD; the
+    // LoRA adapter's, retrained at rank 32.
     expect(text).toMatch(/advisories +13 opened, 2 closed, 11 open/);
     expect(text).toMatch(
       /^ {2}prompt +Qwen\/QwQ-32B@976055f: rendered prompt changed: .*\(whitespace_answers\)$/m,

@@ -99,7 +99,7 @@ describe("pipeline, embedded (PGlite + in-process runner)", () => {
       "Qwen/Qwen3-4B-Instruct-2507 open", // 48 layers: full fine-tune no longer fits
       "hubwatch-diffusers/stable-diffusion-v1-5 open", // the VAE swapped for TAESD: 81,208,800 fewer parameters
       "hubwatch-gguf/Meta-Llama-3.1-8B-Instruct-GGUF open", // re-made quants: Llama 3.1 template, <|eot_id|> EOS
-      "hubwatch-peft/Qwen2.5-7B-Instruct-MCQ-LoRA open", // LoRA retrained at rank 32: adapter parameters doubled
+      "hubwatch-peft/Qwen2.5-7B-Instruct-MCQ-LoRA open", // retrained at rank 32: the adapter's count doubles
       "openai-community/gpt2 open", // vocabulary padded
     ]);
     for (const a of advisories) {
