@@ -74,6 +74,17 @@ describe("a diffusers pipeline repo through the pipeline", () => {
       "unet/diffusion_pytorch_model.fp16.safetensors",
       "vae/diffusion_pytorch_model.fp16.safetensors",
     ]);
+    // Headers by range only: no float32 default file requested, no read over 2 MB (weights are 0.2-1.7 GB).
+    const weightReads = hub.requestLog.filter((l) => l.path.includes(".safetensors"));
+    expect(weightReads.some((l) => l.path.includes("unet/diffusion_pytorch_model.fp16.safetensors"))).toBe(
+      true,
+    );
+    expect(weightReads.every((l) => l.range !== undefined && l.bytes <= 2_000_000)).toBe(true);
+    expect(
+      weightReads.some(
+        (l) => /\/(diffusion_pytorch_model|model)\.safetensors/.test(l.path) && !l.path.includes("vae/"),
+      ),
+    ).toBe(false);
     expect(up.e.family).toBe("diffusers");
     expect(up.e.diffusers.variant).toBe("fp16");
     expect(up.e.diffusers.dtype).toBe("F16");
