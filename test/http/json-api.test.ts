@@ -26,8 +26,10 @@ describe("JSON twin of the history pages", () => {
     expect(res.statusCode).toBe(200);
     const { repos } = res.json();
     expect(repos.map((r: { name: string }) => r.name).sort()).toEqual(["acme/other", "acme/tiny-lm"]);
-    for (const r of repos)
-      expect(Object.keys(r).sort()).toEqual(["head", "last_polled_at", "name", "status"]);
+    for (const r of repos) {
+      expect(Object.keys(r).sort()).toEqual(["base", "head", "last_polled_at", "name", "status"]);
+      expect(r.base).toBeNull(); // not PEFT adapters
+    }
   });
 
   it("pages revisions newest first by keyset cursor, with changes and prompt_changed", async () => {
