@@ -9,6 +9,7 @@ import { queryRows } from "../../src/repositories/raw.ts";
 import { emptyPgDatabase } from "../helpers/db.ts";
 
 const EXPECTED_TABLES = [
+  "adapter_bases",
   "advisories",
   "advisory_counters",
   "api_tokens",
