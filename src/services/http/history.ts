@@ -37,56 +37,41 @@ export async function loadRepoHistory(db: Db, name: string, before?: string) {
   if (!repo) return { missing: "repo" as const };
   const from = before === undefined ? null : await findRevision(db, repo.id, before);
   if (before !== undefined && !from) return { missing: "revision" as const };
+  // The first page reads the charts' revisions once and lists the newest of them.
   const rows = await listRevisionsByRepo(db, repo.id, {
     newestFirst: true,
     includeForcePushedAway: true,
-    limit: HISTORY_PAGE_SIZE + 1,
+    limit: from ? HISTORY_PAGE_SIZE + 1 : Math.max(CHART_REVISIONS, HISTORY_PAGE_SIZE + 1),
     ...(from ? { beforeSeq: from.seq } : {}),
   });
   const revisions = rows.slice(0, HISTORY_PAGE_SIZE);
   const more = rows.length > HISTORY_PAGE_SIZE;
   const oldest = revisions.at(-1);
+  const chartRows = from ? [] : rows.slice(0, CHART_REVISIONS);
   // The oldest revision on the page compares with the nearest earlier estimated one, wherever it is.
   const tail = more && oldest ? await previousEstimatedRevision(db, repo.id, oldest.seq) : null;
-  const firstPage = from === null;
-  const [changes, estimates, charted, advisories, badgeMetrics] = await Promise.all([
+  const ids = new Set([...revisions, ...chartRows].map((r) => r.id));
+  if (tail) ids.add(tail.id);
+  const [changes, estimates, advisories, badgeMetrics] = await Promise.all([
     changeSummaries(
       db,
       revisions.map((r) => r.id),
     ),
-    latestEstimates(db, [...revisions.map((r) => r.id), ...(tail ? [tail.id] : [])]),
-    firstPage ? chartHistory(db, repo.id) : null,
+    latestEstimates(db, [...ids]),
     listAdvisoriesForRepo(db, repo.id),
     listBadgeMetrics(db, repo.id),
   ]);
-  const next = more && oldest ? oldest.sha : null;
   return {
     missing: null,
     repo,
     revisions,
     tail,
-    next,
+    next: more && oldest ? oldest.sha : null,
     changes,
     estimates,
-    charted,
+    charted: from ? null : { revisions: chartRows, estimates },
     advisories: advisories.reverse(),
     badgeMetrics,
-  };
-}
-
-/** The newest revisions with their estimates, for the charts on a history's first page. */
-async function chartHistory(db: Db, repoId: number) {
-  const revisions = await listRevisionsByRepo(db, repoId, {
-    newestFirst: true,
-    includeForcePushedAway: true,
-    limit: CHART_REVISIONS,
-  });
-  return {
-    revisions,
-    estimates: await latestEstimates(
-      db,
-      revisions.map((r) => r.id),
-    ),
   };
 }
 
