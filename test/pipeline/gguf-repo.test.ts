@@ -145,6 +145,8 @@ describe("a GGUF repo through the pipeline", () => {
       expect(page.body).toMatch(
         /<tr><td><code>Meta-Llama-3\.1-8B-Instruct-IQ4_XS\.gguf<\/code><\/td><td>IQ4_XS<\/td>/,
       );
+      // KV per token at f16: 32 layers x 8 KV heads x 128 x (K and V) x 2 bytes = 131,072 bytes.
+      expect(page.body).toMatch(/IQ4_XS<\/td>.*?<td class="num">131 KB<\/td>/);
       expect(page.body).toMatch(/<th>serve Q4_K_M<\/th>/);
       expect(page.body).toMatch(/<th>serve IQ4_XS<\/th>/);
       const repoPage = await app.inject({ method: "GET", url: `/repos/${GGUF_REPO}` });

@@ -63,12 +63,15 @@ type GgufFileRow = {
   serve_bytes: number;
 };
 
+/** Per-token figures are kilobytes (a Llama-3.1-8B token's KV cache is 131 KB), not fractions of a GB. */
+const kilobytes = (bytes: number) => `${fmtCount(Math.round(bytes / 1e3))} KB`;
+
 /** A GGUF repo's estimate: one row per quant file (exact parameters and weight bytes from its header). */
 function ggufFiles(e: Estimate): SafeHtml {
   const files = (e as { gguf?: { files?: GgufFileRow[] } }).gguf?.files;
   if (!Array.isArray(files) || files.length === 0) return html``;
   return html`<table class="estimate gguf"><thead><tr><th>GGUF file</th><th>Quant</th><th>Parameters</th><th>Weights</th><th>Bits/weight</th><th>KV per token</th><th>Serve</th></tr></thead><tbody>
-${files.map((f) => html`<tr><td><code>${f.path}</code></td><td>${f.quant}</td><td class="num">${fmtCount(f.params)}</td><td class="num">${fmtBytes(f.weight_bytes)}</td><td class="num">${String(f.bits_per_weight)}</td><td class="num">${fmtBytes(f.kv_bytes_per_token)}</td><td class="num">${fmtBytes(f.serve_bytes)}</td></tr>`)}
+${files.map((f) => html`<tr><td><code>${f.path}</code></td><td>${f.quant}</td><td class="num">${fmtCount(f.params)}</td><td class="num">${fmtBytes(f.weight_bytes)}</td><td class="num">${String(f.bits_per_weight)}</td><td class="num">${kilobytes(f.kv_bytes_per_token)}</td><td class="num">${fmtBytes(f.serve_bytes)}</td></tr>`)}
 </tbody></table>`;
 }
 
