@@ -1,14 +1,14 @@
 import { jobs } from "../../jobs/index.ts";
 import type { Config } from "../config/env.ts";
 import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
-import { readiness, startOpsServer } from "../main/ops-server.ts";
+import { startOpsServer } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
 import { startScheduler } from "../main/scheduler.ts";
 import { onShutdown } from "../main/shutdown.ts";
 import { listWatchedRepos } from "../services/watch-repos.ts";
 import { progressCounts } from "./demo-report.ts";
 import { UsageError } from "./errors.ts";
-import { assertCanListen, startServer } from "./serve-command.ts";
+import { assertCanListen, serveBooted } from "./serve-command.ts";
 
 type Out = { write(s: string): unknown };
 
@@ -147,19 +147,7 @@ export async function runCommand(
   const log = booted.services.log;
   await runner.start();
   const server = serving
-    ? await startServer({
-        config,
-        db: booted.services.db,
-        listen: booted.listen,
-        runner,
-        log,
-        ready: readiness(config, booted.services.db),
-        metrics: booted.metrics.registry,
-        failedJobs: runner.failedJobs,
-        host: listen.host,
-        port: listen.port,
-        ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
-      }).catch(async (err: unknown) => {
+    ? await serveBooted(config, booted, runner, listen).catch(async (err: unknown) => {
         await runner.close();
         return closeThenThrow(booted)(err);
       })

@@ -7,7 +7,7 @@ import { watchStoreChanges } from "../db/store-changes.ts";
 import type { Db } from "../db/types.ts";
 import { createApp } from "../http/app.ts";
 import type { AppDeps } from "../http/deps.ts";
-import { bootServices, isDistributed, reachRedis } from "../main/boot.ts";
+import { type Booted, bootServices, isDistributed, reachRedis } from "../main/boot.ts";
 import { localUrl, newLocalToken, publishLocalApi } from "../main/local-api.ts";
 import { readiness } from "../main/ops-server.ts";
 import { distributedRunner, embeddedRunner } from "../main/runners.ts";
@@ -110,6 +110,31 @@ function listenError(err: unknown, host: string, port: number): Error {
 }
 
 /**
+ * The HTTP server of a booted process over its runner: readiness and metrics, the runner's failed jobs
+ * when it keeps them, and on PGlite the local write API for the CLI (the process owns the folder).
+ */
+export function serveBooted(
+  config: Config,
+  booted: Booted,
+  runner: JobRunner<JobRegistry> & { failedJobs?: AppDeps["failedJobs"] },
+  listen: { host?: string; port?: number },
+) {
+  return startServer({
+    config,
+    db: booted.services.db,
+    listen: booted.listen,
+    runner,
+    log: booted.services.log,
+    ready: readiness(config, booted.services.db),
+    metrics: booted.metrics.registry,
+    ...(runner.failedJobs && { failedJobs: runner.failedJobs }),
+    ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
+    ...(listen.host !== undefined && { host: listen.host }),
+    ...(listen.port !== undefined && { port: listen.port }),
+  });
+}
+
+/**
  * `hubwatch serve`. Distributed mode: the API only queues (workers deliver and poll). Embedded mode:
  * an in-process runner here delivers webhooks and runs the polls Hub webhooks ask for.
  */
@@ -132,18 +157,7 @@ export async function runServeCommand(
   if (!isDistributed(config)) await runner.start();
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({
-      config,
-      db: booted.services.db,
-      listen: booted.listen,
-      runner,
-      log,
-      ready: readiness(config, booted.services.db),
-      metrics: booted.metrics.registry,
-      ...("failedJobs" in runner && { failedJobs: runner.failedJobs }),
-      ...(booted.kind === "pglite" && { localApi: { dataDir: config.HUBWATCH_DATA_DIR } }),
-      ...listen,
-    });
+    server = await serveBooted(config, booted, runner, listen);
   } catch (err) {
     await runner.close();
     await booted.close();

@@ -1,20 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobRegistry } from "../../jobs/index.ts";
 import type { DiffusersEstimate } from "../../src/core/estimator/diffusers.ts";
-import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { DIFFUSERS_REPO, diffusersRepo } from "../../src/replay-hub/fixtures/repos-diffusers.ts";
 import type { ReplayHub } from "../../src/replay-hub/index.ts";
 import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
-import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
-import { getEstimate } from "../../src/repositories/estimates.repository.ts";
-import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import { getManifest } from "../../src/repositories/revision-files.repository.ts";
-import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import type { TestDatabase } from "../helpers/db.ts";
-import { processedRepo } from "./harness.ts";
+import { closeProcessed, processedRepo, revisionRows } from "./harness.ts";
 
 // A diffusers pipeline through the pipeline: model_index.json followed to each component's config and weight
 // headers, the estimate per component and in total, a component swap as a change of its own, the advisory on the
@@ -29,24 +24,12 @@ describe("a diffusers pipeline repo through the pipeline", () => {
     ({ hub, store, s, runner } = await processedRepo(diffusersRepo(), DIFFUSERS_REPO));
   }, 120_000);
 
-  afterAll(async () => {
-    await runner?.close();
-    await store?.close();
-    await hub?.close();
-  });
+  afterAll(() => closeProcessed({ runner, store, hub }));
 
   async function rows(i: number) {
-    const repo = (await getRepoByName(s.db, DIFFUSERS_REPO))!;
-    const r = (await listRevisionsByRepo(s.db, repo.id))[i]!;
-    const changes = (await listChangesByRevision(s.db, r.id)).map((c) => [
-      c.path,
-      c.category,
-      c.kind,
-      c.summary,
-    ]);
-    const e = (await getEstimate(s.db, r.id, ESTIMATOR_VERSION))?.result as DiffusersEstimate;
-    const manifest = await getManifest(s.db, r.id);
-    return { repo, sha: r.sha, status: r.status, changes, e, manifest };
+    const { repo, revision, sha, status, changes, estimate } = await revisionRows(s, DIFFUSERS_REPO, i);
+    const manifest = await getManifest(s.db, revision.id);
+    return { repo, sha, status, changes, e: estimate as DiffusersEstimate, manifest };
   }
 
   const read = (manifest: { path: string; artifactHash: string | null }[]) =>

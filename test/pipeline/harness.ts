@@ -5,6 +5,7 @@
 import { pino } from "pino";
 import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
+import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import { schema } from "../../src/db/index.ts";
 import type { Db } from "../../src/db/types.ts";
 import type { HubClient } from "../../src/hub/client.ts";
@@ -16,6 +17,10 @@ import {
   type RepoSpec,
   startReplayHub,
 } from "../../src/replay-hub/index.ts";
+import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
+import { getEstimate } from "../../src/repositories/estimates.repository.ts";
+import { getRepoByName } from "../../src/repositories/repos.repository.ts";
+import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -47,6 +52,32 @@ export async function processedRepo(spec: RepoSpec, name: string): Promise<Proce
   await runner.enqueue("poll-all", {});
   await runner.idle();
   return { hub, store, s, runner };
+}
+
+/** Stops what processedRepo started (any part may be missing when its setup failed). */
+export async function closeProcessed(p: Partial<ProcessedRepo>): Promise<void> {
+  await p.runner?.close();
+  await p.store?.close();
+  await p.hub?.close();
+}
+
+/**
+ * The i-th revision (oldest first) of a watched repo, its status and its recorded file changes as
+ * [path, category, kind, summary] rows, and its estimate at the current estimator version.
+ */
+export async function revisionRows(s: PipelineServices, name: string, i: number) {
+  const repo = await getRepoByName(s.db, name);
+  if (!repo) throw new Error(`${name} is not watched`);
+  const r = (await listRevisionsByRepo(s.db, repo.id))[i];
+  if (!r) throw new Error(`${name} has no revision ${i}`);
+  const changes = (await listChangesByRevision(s.db, r.id)).map((c) => [
+    c.path,
+    c.category,
+    c.kind,
+    c.summary,
+  ]);
+  const estimate = (await getEstimate(s.db, r.id, ESTIMATOR_VERSION))?.result;
+  return { repo, revision: r, sha: r.sha, status: r.status, changes, estimate };
 }
 
 /** Watches every fixture repo and one the hub does not know (404). */

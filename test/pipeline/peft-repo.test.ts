@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type JobRegistry, jobs } from "../../jobs/index.ts";
-import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { PeftEstimate } from "../../src/core/estimator/peft-estimate.ts";
 import { schema } from "../../src/db/index.ts";
 import { createApp } from "../../src/http/app.ts";
@@ -10,15 +9,12 @@ import { qwen25instruct } from "../../src/replay-hub/fixtures/repos-more.ts";
 import { PEFT_BASE, PEFT_REPO, peftRepo } from "../../src/replay-hub/fixtures/repos-peft.ts";
 import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
 import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
-import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
-import { getEstimate } from "../../src/repositories/estimates.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
-import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
 import { createSubscription } from "../../src/services/webhooks/subscriptions.ts";
 import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";
-import { pipelineServices } from "./harness.ts";
+import { closeProcessed, pipelineServices, revisionRows } from "./harness.ts";
 
 // Qwen2.5-7B r=16 on q, k, v, o, gate, up, down: 28 x 16 x (2 x 7168 + 2 x 4096 + 3 x 22528).
 const R16 = 40_370_176;
@@ -51,23 +47,11 @@ describe("a PEFT adapter repo through the pipeline", () => {
     await runner.idle();
   }, 180_000);
 
-  afterAll(async () => {
-    await runner?.close();
-    await store?.close();
-    await hub?.close();
-  });
+  afterAll(() => closeProcessed({ runner, store, hub }));
 
   async function rows(name: string, i: number) {
-    const repo = (await getRepoByName(s.db, name))!;
-    const r = (await listRevisionsByRepo(s.db, repo.id))[i]!;
-    const changes = (await listChangesByRevision(s.db, r.id)).map((c) => [
-      c.path,
-      c.category,
-      c.kind,
-      c.summary,
-    ]);
-    const e = (await getEstimate(s.db, r.id, ESTIMATOR_VERSION))?.result as PeftEstimate;
-    return { repo, sha: r.sha, status: r.status, changes, e };
+    const { repo, sha, status, changes, estimate } = await revisionRows(s, name, i);
+    return { repo, sha, status, changes, e: estimate as PeftEstimate };
   }
 
   async function events(type: string) {

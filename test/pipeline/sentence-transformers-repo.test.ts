@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JobRegistry } from "../../jobs/index.ts";
-import { ESTIMATOR_VERSION } from "../../src/core/estimator/estimate.ts";
 import type { SentenceTransformersJson } from "../../src/core/estimator/sentence-transformers.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { InProcessRunner } from "../../src/queue/in-process-runner.ts";
@@ -8,13 +7,9 @@ import { ST_REPO, sentenceTransformersRepo } from "../../src/replay-hub/fixtures
 import type { ReplayHub } from "../../src/replay-hub/index.ts";
 import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
 import { listBehaviorChangesByRevision } from "../../src/repositories/behavior-changes.repository.ts";
-import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
-import { getEstimate } from "../../src/repositories/estimates.repository.ts";
-import { getRepoByName } from "../../src/repositories/repos.repository.ts";
-import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import type { TestDatabase } from "../helpers/db.ts";
-import { processedRepo } from "./harness.ts";
+import { closeProcessed, processedRepo, revisionRows } from "./harness.ts";
 
 // A sentence-transformers repo through the pipeline: module files snapshotted and diffed, the estimate
 // counting every module, pooling and dimension changes as behaviour changes, the page.
@@ -28,27 +23,19 @@ describe("a sentence-transformers repo through the pipeline", () => {
     ({ hub, store, s, runner } = await processedRepo(sentenceTransformersRepo(), ST_REPO));
   }, 120_000);
 
-  afterAll(async () => {
-    await runner?.close();
-    await store?.close();
-    await hub?.close();
-  });
+  afterAll(() => closeProcessed({ runner, store, hub }));
 
   async function rows(i: number) {
-    const repo = (await getRepoByName(s.db, ST_REPO))!;
-    const r = (await listRevisionsByRepo(s.db, repo.id))[i]!;
-    const changes = (await listChangesByRevision(s.db, r.id)).map((c) => [
-      c.path,
-      c.category,
-      c.kind,
-      c.summary,
+    const { repo, revision, sha, status, changes, estimate } = await revisionRows(s, ST_REPO, i);
+    const behaviour = (await listBehaviorChangesByRevision(s.db, revision.id)).map((b) => [
+      b.kind,
+      b.summary,
     ]);
-    const behaviour = (await listBehaviorChangesByRevision(s.db, r.id)).map((b) => [b.kind, b.summary]);
-    const e = (await getEstimate(s.db, r.id, ESTIMATOR_VERSION))?.result as {
+    const e = estimate as {
       params: { total: number };
       sentence_transformers: SentenceTransformersJson;
     };
-    return { repo, sha: r.sha, status: r.status, changes, behaviour, e };
+    return { repo, sha, status, changes, behaviour, e };
   }
 
   it("the upload: module files tracked, the estimate carries pooling, dimension and max length", async () => {

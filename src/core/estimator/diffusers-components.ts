@@ -47,15 +47,7 @@ function fromConfig(
   ref: { library: string; class: string },
   config: Record<string, unknown>,
 ): DiffusersComponentJson {
-  const unknown = (note: string): DiffusersComponentJson => ({
-    name,
-    ...ref,
-    params: null,
-    source: "unknown",
-    serve_bytes: null,
-    by_dtype: {},
-    note,
-  });
+  const unknown = (note: string) => unknownRow(name, ref, note);
   if (ref.library !== "transformers") return unknown("no safetensors header read: parameters unknown");
   try {
     const e = estimate(config);
@@ -87,13 +79,14 @@ export function componentRow(
   if (NO_PARAMS.test(ref.class))
     return { name, ...ref, params: 0, source: "none", serve_bytes: 0, by_dtype: {}, note: null };
   if (f?.config) return fromConfig(name, ref, f.config);
-  return {
-    name,
-    ...ref,
-    params: null,
-    source: "unknown",
-    serve_bytes: null,
-    by_dtype: {},
-    note: "no config.json and no safetensors header read: parameters unknown",
-  };
+  return unknownRow(name, ref, "no config.json and no safetensors header read: parameters unknown");
+}
+
+/** A component whose parameters are not known: left out of the total, with the reason. */
+function unknownRow(
+  name: string,
+  ref: { library: string; class: string },
+  note: string,
+): DiffusersComponentJson {
+  return { name, ...ref, params: null, source: "unknown", serve_bytes: null, by_dtype: {}, note };
 }
