@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { isStoreUnavailable } from "../db/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { createResponseCache } from "./response-cache.ts";
+import { registerResponseReplay } from "./response-replay.ts";
 import { adminRoutes } from "./routes/admin-api.ts";
 import { badgeRoutes } from "./routes/badges.ts";
 import { failedApiRoutes } from "./routes/failed-api.ts";
@@ -66,6 +67,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.get("/healthz", async () => ({ ok: true }));
   await app.register(opsRoutes({ ready: deps.ready ?? storeOnly(deps), metrics: deps.metrics }));
+  registerResponseReplay(app, deps.storeGeneration);
   const cached = createResponseCache(deps.storeGeneration);
   await app.register(osvApiRoutes(deps, cached));
   await app.register(osvFeedRoutes(deps, cached));

@@ -31,7 +31,7 @@ export function badgeRoutes(deps: AppDeps, cached: ResponseCache) {
     const app = plain.withTypeProvider<ZodTypeProvider>();
     app.get(
       "/badges/:owner/:name/:file",
-      { schema: { params: BadgeParams, querystring: BadgeQuery } },
+      { schema: { params: BadgeParams, querystring: BadgeQuery }, config: { replay: true } },
       async (req, reply) => {
         const { owner, name, file } = req.params;
         const { metric, ext } = file;

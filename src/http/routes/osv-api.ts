@@ -62,11 +62,15 @@ export function osvApiRoutes(deps: AppDeps, cached: ResponseCache) {
         return reply.code(400).send(invalid(err));
       }
     });
-    app.get("/v1/vulns/:id", { schema: { params: VulnParams } }, async (req, reply) => {
-      const id = req.params.id;
-      const record = await cached(`vuln\n${id}`, () => getVuln(deps.db, id));
-      if (!record) return reply.code(404).send({ code: NOT_FOUND, message: "Vulnerability not found" });
-      return record;
-    });
+    app.get(
+      "/v1/vulns/:id",
+      { schema: { params: VulnParams }, config: { replay: true } },
+      async (req, reply) => {
+        const id = req.params.id;
+        const record = await cached(`vuln\n${id}`, () => getVuln(deps.db, id));
+        if (!record) return reply.code(404).send({ code: NOT_FOUND, message: "Vulnerability not found" });
+        return record;
+      },
+    );
   };
 }

@@ -17,13 +17,15 @@ const RecordFile = z.object({
     .transform((file) => file.slice(0, -".json".length)),
 });
 const FEED_CACHE = "public, max-age=60";
+/** Every feed file is answered whole from the replay cache while the store is unchanged. */
+const REPLAY = { config: { replay: true } };
 
 /** Bulk feed for mirrors (GET and HEAD): all.zip, modified_id.csv, {id}.json, and an Atom feed. */
 export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
   const feed = () => cached("feed", () => loadFeed(deps.db));
   return async function routes(plain: FastifyInstance) {
     const app = plain.withTypeProvider<ZodTypeProvider>();
-    app.get("/osv/all.zip", async (req, reply) => {
+    app.get("/osv/all.zip", REPLAY, async (req, reply) => {
       const f = await feed();
       reply.header("content-disposition", 'attachment; filename="all.zip"');
       return sendCached(req, reply, {
@@ -34,7 +36,7 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
         cacheControl: FEED_CACHE,
       });
     });
-    app.get("/osv/modified_id.csv", async (req, reply) => {
+    app.get("/osv/modified_id.csv", REPLAY, async (req, reply) => {
       const f = await feed();
       return sendCached(req, reply, {
         body: f.csv,
@@ -44,7 +46,7 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
         cacheControl: FEED_CACHE,
       });
     });
-    app.get("/osv/feed.atom", async (req, reply) => {
+    app.get("/osv/feed.atom", REPLAY, async (req, reply) => {
       const f = await feed();
       const body = renderAtom(f.rows.slice(0, 200), deps.publicUrl, f.lastModified);
       return sendCached(req, reply, {
@@ -57,6 +59,7 @@ export function osvFeedRoutes(deps: AppDeps, cached: ResponseCache) {
     const recordRoute = {
       schema: { params: RecordFile },
       schemaErrorFormatter: notFoundOnInvalid("not found"),
+      ...REPLAY,
     };
     app.get("/osv/:file", recordRoute, async (req, reply) => {
       const id = req.params.file;

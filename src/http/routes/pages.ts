@@ -109,7 +109,7 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
           cacheControl: "public, max-age=86400",
         }),
       );
-    app.get("/", { schema: { querystring: IndexQuery } }, async (req, reply) => {
+    app.get("/", { schema: { querystring: IndexQuery }, config: { replay: true } }, async (req, reply) => {
       const { kind } = req.query;
       const page = await cached(`page\n/\n${kind}`, async () => {
         const [repos, recent] = await Promise.all([loadIndex(deps.db), loadRecent(deps.db, kind)]);
@@ -119,7 +119,7 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
     });
     app.get(
       "/repos/:owner/:name",
-      { schema: { params: RepoParams, querystring: HistoryQuery } },
+      { schema: { params: RepoParams, querystring: HistoryQuery }, config: { replay: true } },
       async (req, reply) => {
         const { owner, name } = req.params;
         const { before } = req.query;
@@ -137,7 +137,7 @@ export function pageRoutes(deps: AppDeps, cached: ResponseCache) {
     );
     app.get(
       "/repos/:owner/:name/revisions/:sha",
-      { schema: { params: RevisionParams } },
+      { schema: { params: RevisionParams }, config: { replay: true } },
       async (req, reply) => {
         const { owner, name, sha } = req.params;
         const repo = `${owner}/${name}`;

@@ -1,0 +1,94 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  onSendAsyncHookHandler,
+} from "fastify";
+
+/**
+ * Whole-response replay for the public GET routes that declare `config: { replay: true }` (badges, pages,
+ * feeds, OSV records): the first 200 answer at a store generation is kept as status headers and a Buffer
+ * body, and later requests for the same URL at that generation get it back from the onRequest hook,
+ * without parsing, validation, a handler or a body encoding per request. A hot README badge or history
+ * page then costs little more than a bare route. Keyed on protocol, host and URL (the pages' absolute links
+ * come from the Host when no public URL is set). Conditional requests (If-None-Match, If-Modified-Since)
+ * go to the route, which answers 304 itself. Without a generation nothing is replayed.
+ */
+type Replay = { generation: number; headers: Record<string, string>; body: Buffer };
+
+const DEFAULT_MAX_ENTRIES = 2_000;
+/** Bodies above this size are not kept (the feed zip of a large store): memory stays bounded. */
+const MAX_BODY_BYTES = 512 * 1024;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Cache this route's 200 answers whole per store generation (src/http/response-replay.ts). */
+    replay?: boolean;
+  }
+}
+
+const keyOf = (req: FastifyRequest) => `${req.protocol}://${req.host}${req.url}`;
+
+function replayable(req: FastifyRequest): boolean {
+  return (
+    req.method === "GET" &&
+    req.headers["if-none-match"] === undefined &&
+    req.headers["if-modified-since"] === undefined
+  );
+}
+
+/** The reply's headers as strings, without Content-Length (Fastify sets it from the Buffer). */
+function storedHeaders(reply: FastifyReply): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (name === "content-length" || value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  return out;
+}
+
+/** A route's own hooks of one kind as a list, to add ours after them (the rate limit's come first). */
+const asList = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+
+/**
+ * Gives every route declared with `config: { replay: true }` the replay hooks, as route hooks added after
+ * the rate limit's (registered before this), so a replayed answer is still counted and limited per IP.
+ */
+export function registerResponseReplay(
+  app: FastifyInstance,
+  generation: (() => number | null) | undefined,
+  maxEntries = DEFAULT_MAX_ENTRIES,
+): void {
+  if (!generation) return;
+  const entries = new Map<string, Replay>();
+  const seenAt = new WeakMap<FastifyRequest, number>();
+  const replayKept: onRequestAsyncHookHandler = async (req, reply) => {
+    if (!replayable(req)) return;
+    const at = generation();
+    if (at === null) return;
+    const hit = entries.get(keyOf(req));
+    if (hit?.generation === at) return reply.code(200).headers(hit.headers).send(hit.body);
+    seenAt.set(req, at);
+  };
+  const keep: onSendAsyncHookHandler<unknown> = async (req, reply, payload) => {
+    const at = seenAt.get(req);
+    // Kept only when the store did not move while the answer was computed.
+    if (at === undefined || reply.statusCode !== 200 || generation() !== at) return payload;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+    const body = typeof payload === "string" ? Buffer.from(payload) : payload;
+    if (body.length > MAX_BODY_BYTES) return payload;
+    if (entries.size >= maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest !== undefined) entries.delete(oldest);
+    }
+    entries.set(keyOf(req), { generation: at, headers: storedHeaders(reply), body });
+    return body;
+  };
+  app.addHook("onRoute", (route) => {
+    if (route.config?.replay !== true) return;
+    route.onRequest = [...asList(route.onRequest), replayKept];
+    route.onSend = [...asList(route.onSend), keep];
+  });
+}
