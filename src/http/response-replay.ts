@@ -17,8 +17,9 @@ import type {
  */
 type Replay = { generation: number; headers: Record<string, string>; body: Buffer };
 
-const DEFAULT_MAX_ENTRIES = 2_000;
-/** Bodies above this size are not kept (the feed zip of a large store): memory stays bounded. */
+/** Kept bodies in all, per process: the oldest entries go first past it (URLs with junk queries churn). */
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/** Bodies above this size are not kept (the feed zip of a large store). */
 const MAX_BODY_BYTES = 512 * 1024;
 
 declare module "fastify" {
@@ -48,6 +49,23 @@ function storedHeaders(reply: FastifyReply): Record<string, string> {
   return out;
 }
 
+/** Kept answers by key, in insertion order, with the sum of their body sizes. */
+type Kept = { entries: Map<string, Replay>; bytes: number };
+
+/** Sets `key`, then drops the oldest entries until the bodies fit `maxBytes`. */
+function keepWithin(kept: Kept, key: string, entry: Replay, maxBytes: number) {
+  const old = kept.entries.get(key);
+  if (old) kept.bytes -= old.body.length;
+  kept.entries.delete(key);
+  kept.entries.set(key, entry);
+  kept.bytes += entry.body.length;
+  for (const [oldest, e] of kept.entries) {
+    if (kept.bytes <= maxBytes) break;
+    kept.entries.delete(oldest);
+    kept.bytes -= e.body.length;
+  }
+}
+
 /** A route's own hooks of one kind as a list, to add ours after them (the rate limit's come first). */
 const asList = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
@@ -59,16 +77,16 @@ const asList = <T>(hooks: T | T[] | undefined): T[] =>
 export function registerResponseReplay(
   app: FastifyInstance,
   generation: (() => number | null) | undefined,
-  maxEntries = DEFAULT_MAX_ENTRIES,
+  maxBytes = DEFAULT_MAX_BYTES,
 ): void {
   if (!generation) return;
-  const entries = new Map<string, Replay>();
+  const kept: Kept = { entries: new Map(), bytes: 0 };
   const seenAt = new WeakMap<FastifyRequest, number>();
   const replayKept: onRequestAsyncHookHandler = async (req, reply) => {
     if (!replayable(req)) return;
     const at = generation();
     if (at === null) return;
-    const hit = entries.get(keyOf(req));
+    const hit = kept.entries.get(keyOf(req));
     if (hit?.generation === at) return reply.code(200).headers(hit.headers).send(hit.body);
     seenAt.set(req, at);
   };
@@ -79,11 +97,7 @@ export function registerResponseReplay(
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
     const body = typeof payload === "string" ? Buffer.from(payload) : payload;
     if (body.length > MAX_BODY_BYTES) return payload;
-    if (entries.size >= maxEntries) {
-      const oldest = entries.keys().next().value;
-      if (oldest !== undefined) entries.delete(oldest);
-    }
-    entries.set(keyOf(req), { generation: at, headers: storedHeaders(reply), body });
+    keepWithin(kept, keyOf(req), { generation: at, headers: storedHeaders(reply), body }, maxBytes);
     return body;
   };
   app.addHook("onRoute", (route) => {

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StoreGeneration, watchStoreChanges } from "../../src/db/store-changes.ts";
 import { createApp } from "../../src/http/app.ts";
+import { registerResponseReplay } from "../../src/http/response-replay.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { SHA, seedHistory } from "./seed.ts";
 
@@ -102,5 +103,23 @@ describe("whole-response replay per store generation", () => {
     for (let i = 0; i < 5; i++)
       codes.push((await app.inject({ url: "/badges/acme/tiny-lm/params.json" })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429, 429]);
+  });
+});
+
+describe("replay memory bound", () => {
+  it("drops the oldest kept answers once the bodies pass the byte budget", async () => {
+    const app = Fastify();
+    apps.push(app);
+    registerResponseReplay(app, () => 1, 100);
+    const calls: Record<string, number> = { a: 0, b: 0 };
+    for (const name of ["a", "b"] as const)
+      app.get(`/${name}`, { config: { replay: true } }, async () => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        return name.repeat(60);
+      });
+    for (const url of ["/a", "/a", "/b", "/b", "/a"])
+      expect((await app.inject({ url })).statusCode).toBe(200);
+    // /a was kept, then dropped when /b's 60 bytes joined its 60 past the 100-byte budget.
+    expect(calls).toEqual({ a: 2, b: 1 });
   });
 });
