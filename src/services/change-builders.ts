@@ -1,4 +1,3 @@
-import { describePromptVerdict, diffChatTemplate } from "../core/diff/chat-diff.ts";
 import type { RenderTokens } from "../core/diff/chat-render.ts";
 import { extractChatTemplates } from "../core/diff/chat-template.ts";
 import { isPipelinePaths } from "../core/diff/diffusers.ts";
@@ -11,6 +10,7 @@ import type { NewChange } from "../repositories/changes.repository.ts";
 import { componentChanges, pipelineShards, pipelineTensors } from "./diffusers-files.ts";
 import { ggufChanges, isGgufPath } from "./gguf-changes.ts";
 import { parseJson } from "./json-text.ts";
+import { templateChange } from "./template-change.ts";
 
 /** A tracked file of one revision as the differ sees it: its oid and stored content (null: not fetched). */
 export type FileState = { oid: string; content: string | null };
@@ -88,43 +88,10 @@ function tokenizerChange(path: string, a: FileState, b: FileState): NewChange {
 function templateChanges(before: RevisionFiles, after: RevisionFiles): NewChange[] {
   const a = extractChatTemplates(textFiles(before));
   const b = extractChatTemplates(textFiles(after));
-  const tokensA = renderTokens(before);
-  const tokensB = renderTokens(after);
-  const out: NewChange[] = [];
-  for (const name of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    const path = `chat_template:${name}`;
-    const t0 = a[name];
-    const t1 = b[name];
-    if (t0 === t1) continue;
-    if (t0 === undefined)
-      out.push({
-        path,
-        category: "chat_template",
-        kind: "added",
-        summary: `template "${name}" added`,
-        detail: null,
-      });
-    else if (t1 === undefined)
-      out.push({
-        path,
-        category: "chat_template",
-        kind: "removed",
-        summary: `template "${name}" removed`,
-        detail: null,
-      });
-    else {
-      const d = diffChatTemplate(t0, t1, tokensA, tokensB);
-      out.push({
-        path,
-        category: "chat_template",
-        kind: "modified",
-        summary: `template "${name}" changed: ${describePromptVerdict(d)}`,
-        detail: { type: "chat_template", ...d },
-        promptChanged: d.promptChanged,
-      });
-    }
-  }
-  return out;
+  const tokens = { before: renderTokens(before), after: renderTokens(after) };
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .sort()
+    .flatMap((name) => templateChange(name, a[name], b[name], tokens) ?? []);
 }
 
 function weightsChange(before: RevisionFiles, after: RevisionFiles): NewChange | null {

@@ -4,7 +4,6 @@
  * config); its embedded tokenizer.chat_template changed (category chat_template, through the same verdict
  * as a tokenizer_config.json template, rendered with the file's own BOS and EOS tokens) while the file stays.
  */
-import { describePromptVerdict, diffChatTemplate } from "../core/diff/chat-diff.ts";
 import type { RenderTokens } from "../core/diff/chat-render.ts";
 import {
   describeTypeCounts,
@@ -18,6 +17,7 @@ import { estimateGgufFile } from "../core/estimator/gguf/file-estimate.ts";
 import { type GgufHeader, isGgufHeader } from "../core/estimator/gguf/types.ts";
 import type { NewChange } from "../repositories/changes.repository.ts";
 import { parseJson } from "./json-text.ts";
+import { templateChange } from "./template-change.ts";
 
 type FileState = { oid: string; content: string | null };
 type Files = Map<string, FileState>;
@@ -111,33 +111,12 @@ function templateRows(before: Files, after: Files): NewChange[] {
   const tb = ggufTemplates(after);
   const out: NewChange[] = [];
   for (const name of [...new Set([...Object.keys(ta), ...Object.keys(tb)])].sort()) {
-    const t0 = ta[name];
-    const t1 = tb[name];
-    if (t0 === t1) continue;
-    const path = `chat_template:${name}`;
     const file = name.slice("gguf:".length);
+    const [a, b] = [ha.get(file), hb.get(file)];
     // A template arriving or leaving with its file is that file's row (quant file added or removed).
-    if (!ha.has(file) || !hb.has(file)) continue;
-    if (t0 === undefined || t1 === undefined) {
-      const kind = t0 === undefined ? "added" : "removed";
-      out.push({
-        path,
-        category: "chat_template",
-        kind,
-        summary: `template "${name}" ${kind}`,
-        detail: null,
-      });
-      continue;
-    }
-    const d = diffChatTemplate(t0, t1, tokensOf(ha.get(file)!), tokensOf(hb.get(file)!));
-    out.push({
-      path,
-      category: "chat_template",
-      kind: "modified",
-      summary: `template "${name}" changed: ${describePromptVerdict(d)}`,
-      detail: { type: "chat_template", ...d },
-      promptChanged: d.promptChanged,
-    });
+    if (!a || !b || ta[name] === tb[name]) continue;
+    const row = templateChange(name, ta[name], tb[name], { before: tokensOf(a), after: tokensOf(b) });
+    if (row) out.push(row);
   }
   return out;
 }
