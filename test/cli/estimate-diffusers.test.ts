@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeEstimateIo, runEstimateCommand } from "../../src/cli/estimate-command.ts";
 import { diffusersHeader } from "../../src/replay-hub/diffusers-gen.ts";
 import { DIFFUSERS_REPO, diffusersRepo } from "../../src/replay-hub/fixtures/repos-diffusers.ts";
+import { estimateCli } from "../helpers/estimate-cli.ts";
 import { useReplayHub } from "../helpers/replay-hub.ts";
 
 const hub = useReplayHub((h) => h.addRepo(diffusersRepo()));
@@ -13,17 +13,7 @@ const dir = await mkdtemp(join(tmpdir(), "hubwatch-est-diffusers-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 const SD = new URL("../../fixtures/pipelines/stable-diffusion-v1-5__stable-diffusion-v1-5/", import.meta.url);
 
-async function run(arg: string, opts: { json?: boolean; markdown?: boolean } = {}) {
-  let out = "";
-  let err = "";
-  const io = {
-    ...nodeEstimateIo(),
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  };
-  const code = await runEstimateCommand(arg, opts, io, () => ({ hubUrl: hub.url }));
-  return { code, out, err };
-}
+const run = estimateCli(() => hub.url);
 
 describe("hubwatch estimate on a diffusers pipeline", () => {
   it("OWNER/NAME: model_index.json, component configs and one header set per component, by range", async () => {

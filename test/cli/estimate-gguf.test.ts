@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeEstimateIo, runEstimateCommand } from "../../src/cli/estimate-command.ts";
 import { GGUF_REPO, ggufRepo } from "../../src/replay-hub/fixtures/repos-kinds.ts";
+import { estimateCli } from "../helpers/estimate-cli.ts";
 import { llamaGguf, TINY_LLAMA, writeGguf } from "../helpers/gguf.ts";
 import { useReplayHub } from "../helpers/replay-hub.ts";
 
@@ -12,17 +12,7 @@ const hub = useReplayHub((h) => h.addRepo(ggufRepo()));
 const dir = await mkdtemp(join(tmpdir(), "hubwatch-est-gguf-"));
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-async function run(arg: string, opts: { json?: boolean; markdown?: boolean } = {}) {
-  let out = "";
-  let err = "";
-  const io = {
-    ...nodeEstimateIo(),
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  };
-  const code = await runEstimateCommand(arg, opts, io, () => ({ hubUrl: hub.url }));
-  return { code, out, err };
-}
+const run = estimateCli(() => hub.url);
 
 describe("hubwatch estimate on GGUF", () => {
   it("FILE.gguf: exact parameters and weight bytes, KV per token, a serve row per card", async () => {
