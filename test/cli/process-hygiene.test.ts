@@ -2,35 +2,24 @@
  * The `hubwatch` command as an operator meets it: a version flag, quiet EPIPE, a busy port that ends
  * `serve` at once with one line, and a `migrate` that says what it did. Each runs the real CLI process.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, ROOT, runProcess } from "../helpers/cli-process.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-type Run = { code: number | null; stdout: string; stderr: string; ms: number };
-
-function hubwatch(args: string[], env: Record<string, string> = {}, pipeTo?: string): Promise<Run> {
-  const started = Date.now();
-  const command = pipeTo
-    ? ["-o", "pipefail", "-c", `"${process.execPath}" bin/hubwatch.js ${args.join(" ")} | ${pipeTo}`]
-    : ["bin/hubwatch.js", ...args];
-  const proc = spawn(pipeTo ? "bash" : process.execPath, command, {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout.on("data", (d) => (stdout += d));
-  proc.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => {
-    proc.on("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-  });
+function hubwatch(args: string[], env: Record<string, string> = {}, pipeTo?: string): Promise<CliRun> {
+  const defaults = { LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", ...env };
+  return pipeTo
+    ? runProcess(
+        "bash",
+        ["-o", "pipefail", "-c", `"${process.execPath}" bin/hubwatch.js ${args.join(" ")} | ${pipeTo}`],
+        { env: defaults },
+      )
+    : runProcess(process.execPath, ["bin/hubwatch.js", ...args], { env: defaults });
 }
 
 describe("hubwatch as a process", () => {

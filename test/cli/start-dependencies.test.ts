@@ -3,30 +3,15 @@
  * HUBWATCH_START_TIMEOUT_S, then exits 1 with one line naming the dependency (a container's restart
  * policy takes it from there). A malformed URL is refused at once. Each runs the real CLI process.
  */
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../faults/processes.ts";
+import { runProcess } from "../helpers/cli-process.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-type Run = { code: number | null; stdout: string; stderr: string; ms: number };
-
-function hubwatch(args: string[], env: Record<string, string>): Promise<Run> {
-  const started = Date.now();
-  const proc = spawn(process.execPath, ["bin/hubwatch.js", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "error", HUBWATCH_START_TIMEOUT_S: "2", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+const hubwatch = (args: string[], env: Record<string, string>) =>
+  runProcess(process.execPath, ["bin/hubwatch.js", ...args], {
+    env: { LOG_LEVEL: "error", HUBWATCH_START_TIMEOUT_S: "2", ...env },
   });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout.on("data", (d) => (stdout += d));
-  proc.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => {
-    proc.on("exit", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-  });
-}
 
 describe("dependencies at start", () => {
   let db: PgTestDatabase;

@@ -1,6 +1,6 @@
 import { nodeEstimateIo, runEstimateCommand } from "../../src/cli/estimate-command.ts";
 
-export type EstimateRun = { code: number; out: string; err: string };
+type EstimateRun = { code: number; out: string; err: string };
 
 /** `hubwatch estimate ARG` against a replay hub at `hubUrl()`, with its stdout and stderr captured. */
 export function estimateCli(hubUrl: () => string) {

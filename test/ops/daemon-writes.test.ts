@@ -6,7 +6,6 @@
  * opens the folder itself.
  */
 
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,27 +13,21 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startReplayHub } from "../../src/replay-hub/index.ts";
 import { FAULTED_REPO as A, healthyRepos, OTHER_REPOS, waitFor } from "../faults/harness.ts";
 import { freePort } from "../faults/processes.ts";
+import { BIN, startProcess } from "../helpers/cli-process.ts";
 
-const BIN = new URL("../../bin/hubwatch.js", import.meta.url).pathname;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
 });
 
 function start(args: string[], env: Record<string, string>) {
-  const proc = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+  const p = startProcess(process.execPath, [BIN, ...args], {
+    env: { LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", ...env },
   });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout.on("data", (d) => (stdout += d));
-  proc.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => proc.on("exit", (code) => r(code)));
   cleanups.push(async () => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    if (p.proc.exitCode === null && p.proc.signalCode === null) p.proc.kill("SIGKILL");
   });
-  return { proc, exited, out: () => stdout, err: () => stderr };
+  return p;
 }
 
 async function setup() {

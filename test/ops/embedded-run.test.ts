@@ -5,7 +5,6 @@
  * is free again once `run` stops.
  */
 
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,33 +12,18 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startReplayHub } from "../../src/replay-hub/index.ts";
 import { FAULTED_REPO as A, healthyRepos, waitFor } from "../faults/harness.ts";
 import { freePort } from "../faults/processes.ts";
+import { BIN, startProcess } from "../helpers/cli-process.ts";
 
-const BIN = new URL("../../bin/hubwatch.js", import.meta.url).pathname;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
 });
 
-function start(cwd: string, args: string[], env: Record<string, string>) {
-  const proc = spawn(process.execPath, [BIN, ...args], {
+const start = (cwd: string, args: string[], env: Record<string, string>) =>
+  startProcess(process.execPath, [BIN, ...args], {
     cwd,
-    env: {
-      ...process.env,
-      LOG_LEVEL: "warn",
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      HUBWATCH_DATA_DIR: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", HUBWATCH_DATA_DIR: "", ...env },
   });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout.on("data", (d) => (stdout += d));
-  proc.stderr.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => proc.on("exit", (code) => r(code)));
-  return { proc, exited, out: () => stdout, err: () => stderr };
-}
 
 describe("hubwatch run (embedded)", () => {
   it("serves pages showing a revision pushed after it started; a second process on the folder is refused naming the PID", async () => {

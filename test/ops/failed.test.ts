@@ -4,35 +4,24 @@
  * serves good data again, `hubwatch failed retry REPO` (or `POST /api/failed/retry`) puts it back and the
  * next poll processes it. Real CLI processes on a fresh PostgreSQL database.
  */
-import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
 import { startReplayHub } from "../../src/replay-hub/index.ts";
 import { createToken } from "../../src/services/http/tokens.ts";
 import { FAULTED_REPO as A, healthyRepos } from "../faults/harness.ts";
+import { runProcess } from "../helpers/cli-process.ts";
 import { freshPgDatabase } from "../helpers/db.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
 });
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function hubwatch(args: string[], env: Record<string, string>): Promise<Run> {
-  const proc = spawn(process.execPath, ["bin/hubwatch.js", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "error", REDIS_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+const hubwatch = (args: string[], env: Record<string, string>) =>
+  runProcess(process.execPath, ["bin/hubwatch.js", ...args], {
+    env: { LOG_LEVEL: "error", REDIS_URL: "", ...env },
   });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout.on("data", (d) => (stdout += d));
-  proc.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => proc.on("exit", (code) => resolve({ code, stdout, stderr })));
-}
 
 describe("failed revisions", () => {
   it("bad upstream data fails a revision; ls shows it with the reason (CLI and API); fixed upstream, retry processes it", async () => {
