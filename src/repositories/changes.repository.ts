@@ -3,6 +3,7 @@ import type { BehaviorChange } from "../core/diff/behavior.ts";
 import type { ChangeDetail } from "../core/diff/change-detail.ts";
 import { changes } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { adapterLinksOf, type LinkedAdapter } from "./adapter-bases.repository.ts";
 import { queryRows } from "./raw.ts";
 import { atomically } from "./transaction.ts";
 
@@ -68,9 +69,6 @@ export function listChangesByRevision(ex: Executor, revisionId: number): Promise
 
 type FileChangeSummary = Pick<Change, "path" | "category" | "kind" | "summary">;
 
-/** An adapter repo that names a repo as its base, with the revision that named it. */
-export type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
-
 type Row =
   | (FileChangeSummary & { source: "file" })
   | (Pick<BehaviorChange, "kind" | "summary" | "detail"> & { source: "behavior" })
@@ -94,9 +92,8 @@ export async function listRevisionChanges(
       select 'behavior', null, null, kind, summary, detail
       from behavior_changes where revision_id = ${revisionId}
       union all
-      select 'adapter', r.name, null, null, v.sha, jsonb_build_object('id', r.id, 'committed_at', v.committed_at)
-      from adapter_bases a join repos r on r.id = a.adapter_repo_id join revisions v on v.id = a.revision_id
-      where lower(a.base_name) = lower(${repoName})
+      select 'adapter', l.name, null, null, l.sha, jsonb_build_object('id', l.id, 'committed_at', l.committed_at)
+      from (${adapterLinksOf(repoName)}) l
       order by source, path, category, kind`,
   );
   const out = {
