@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, max, sql } from "drizzle-orm";
 import {
   advisories,
   artifacts,
@@ -50,28 +50,6 @@ export async function findRevision(db: Executor, repoId: number, sha: string) {
     .select()
     .from(revisions)
     .where(and(eq(revisions.repoId, repoId), eq(revisions.sha, sha)))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-export async function previousRevision(db: Executor, repoId: number, seq: number) {
-  const rows = await db
-    .select()
-    .from(revisions)
-    .where(and(eq(revisions.repoId, repoId), lt(revisions.seq, seq)))
-    .orderBy(desc(revisions.seq))
-    .limit(1);
-  return rows[0] ?? null;
-}
-
-/** The nearest revision before `seq` with an estimate (the one a revision's estimate is compared with). */
-export async function previousEstimatedRevision(db: Executor, repoId: number, seq: number) {
-  const rows = await db
-    .select({ id: revisions.id, sha: revisions.sha })
-    .from(revisions)
-    .innerJoin(estimates, eq(estimates.revisionId, revisions.id))
-    .where(and(eq(revisions.repoId, repoId), lt(revisions.seq, seq), sql`${estimates.result} is not null`))
-    .orderBy(desc(revisions.seq))
     .limit(1);
   return rows[0] ?? null;
 }

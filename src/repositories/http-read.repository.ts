@@ -1,12 +1,17 @@
-import { and, asc, count, desc, eq, inArray, max, sql } from "drizzle-orm";
-import { advisories, badges, repos, revisions } from "../db/schema/index.ts";
+import { and, asc, count, desc, eq, max, sql } from "drizzle-orm";
+import { advisories, badges, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 // Read-side queries for the HTTP surfaces (OSV API, feed, badges); page queries in http-pages.repository.ts.
 
-export type AdvisoryRow = { id: string; modified: Date; status: string; record: Record<string, unknown> };
+export type AdvisoryRecordRow = {
+  id: string;
+  modified: Date;
+  status: string;
+  record: Record<string, unknown>;
+};
 /** A repo's advisory with the shas that opened and (when closed) fixed it, for the history charts. */
-type RepoAdvisoryRow = AdvisoryRow & { introducedSha: string; fixedSha: string | null };
+type RepoAdvisoryRow = AdvisoryRecordRow & { introducedSha: string; fixedSha: string | null };
 
 export async function findRepoByName(db: Executor, name: string) {
   const rows = await db.select().from(repos).where(eq(repos.name, name)).limit(1);
@@ -32,7 +37,7 @@ export async function listAdvisoriesForRepo(db: Executor, repoId: number): Promi
 export async function listAdvisoriesForRepoName(
   db: Executor,
   name: string,
-): Promise<(AdvisoryRow & { repoId: number })[]> {
+): Promise<(AdvisoryRecordRow & { repoId: number })[]> {
   return db
     .select({
       id: advisories.id,
@@ -47,25 +52,6 @@ export async function listAdvisoriesForRepoName(
     .orderBy(asc(advisories.published), asc(advisories.id));
 }
 
-/** Sequence numbers of the given shas in a repo's history (unknown shas are absent). */
-export async function revisionSeqs(
-  db: Executor,
-  repoId: number,
-  shas: string[],
-): Promise<Map<string, number>> {
-  if (shas.length === 0) return new Map();
-  const rows = await db
-    .select({ sha: revisions.sha, seq: revisions.seq })
-    .from(revisions)
-    .where(and(eq(revisions.repoId, repoId), inArray(revisions.sha, shas)));
-  return new Map(rows.map((r) => [r.sha, r.seq]));
-}
-
-export async function repoIdsWithCommit(db: Executor, sha: string): Promise<number[]> {
-  const rows = await db.select({ repoId: revisions.repoId }).from(revisions).where(eq(revisions.sha, sha));
-  return [...new Set(rows.map((r) => r.repoId))];
-}
-
 export async function getAdvisoryRecord(db: Executor, id: string) {
   const rows = await db
     .select({ record: advisories.record, modified: advisories.modified })
@@ -76,7 +62,7 @@ export async function getAdvisoryRecord(db: Executor, id: string) {
 }
 
 /** Every advisory, newest modification first (the order of modified_id.csv). */
-export async function listAllAdvisories(db: Executor): Promise<AdvisoryRow[]> {
+export async function listAllAdvisories(db: Executor): Promise<AdvisoryRecordRow[]> {
   return db
     .select({
       id: advisories.id,

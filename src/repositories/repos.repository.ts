@@ -1,4 +1,4 @@
-import { asc, eq, isNull, lte, or } from "drizzle-orm";
+import { asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { type RepoStatus, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
@@ -80,4 +80,14 @@ export async function setRepoStatus(
     .where(eq(repos.id, id))
     .returning();
   return row ?? null;
+}
+
+/** The head each watched repo was last seen at, by name; repos not watched are absent. */
+export async function headsByRepoName(ex: Executor, names: string[]): Promise<Map<string, string | null>> {
+  if (names.length === 0) return new Map();
+  const rows = await ex
+    .select({ name: repos.name, head: repos.lastSeenSha })
+    .from(repos)
+    .where(inArray(repos.name, names));
+  return new Map(rows.map((r) => [r.name, r.head]));
 }

@@ -7,7 +7,7 @@ import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
-import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
+import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries-read.repository.ts";
 import {
   createSubscription,
   disableSubscription,

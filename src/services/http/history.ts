@@ -6,8 +6,6 @@ import {
   findRevision,
   latestEstimates,
   listReposOverview,
-  previousEstimatedRevision,
-  previousRevision,
   weightMetadata,
 } from "../../repositories/http-pages.repository.ts";
 import {
@@ -15,7 +13,11 @@ import {
   listAdvisoriesForRepo,
   listBadgeMetrics,
 } from "../../repositories/http-read.repository.ts";
-import { listRevisionsByRepo } from "../../repositories/revisions.repository.ts";
+import {
+  listRevisionsByRepo,
+  previousEstimatedRevision,
+  previousRevision,
+} from "../../repositories/revisions-read.repository.ts";
 
 // Loads what the revision-history pages show; null when the repo or revision is unknown.
 

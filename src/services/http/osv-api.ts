@@ -1,12 +1,11 @@
 import type { Db } from "../../db/types.ts";
 import {
-  type AdvisoryRow,
+  type AdvisoryRecordRow,
   getAdvisoryRecord,
   listAdvisoriesForRepo,
   listAdvisoriesForRepoName,
-  repoIdsWithCommit,
-  revisionSeqs,
 } from "../../repositories/http-read.repository.ts";
+import { repoIdsWithCommit, revisionSeqs } from "../../repositories/revisions-read.repository.ts";
 import { normalizeGitUrl, type OsvQuery, OsvQueryError, parseOsvQuery } from "./parse-osv-query.ts";
 import { rangeCovers } from "./range-covers.ts";
 
@@ -26,7 +25,7 @@ function shasInRecord(record: Record<string, unknown>): string[] {
   return [...out];
 }
 
-async function coveringCommit<R extends AdvisoryRow>(
+async function coveringCommit<R extends AdvisoryRecordRow>(
   db: Db,
   repoId: number,
   rows: R[],
@@ -38,7 +37,7 @@ async function coveringCommit<R extends AdvisoryRow>(
   return rows.filter((r) => rangeCovers(r.record, (s) => seqs.get(s), commit));
 }
 
-async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRow[]> {
+async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRecordRow[]> {
   if (q.kind === "none") return [];
   if (q.kind === "commit") {
     const ids = await repoIdsWithCommit(db, q.commit);
