@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { type AdvisoryStatus, advisories } from "../db/schema/index.ts";
+import { type AdvisoryStatus, advisories, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
-import type { Advisory } from "./advisories.repository.ts";
+import type { Advisory, AdvisoryRecordRow } from "./advisories.repository.ts";
 import { queryRows } from "./raw.ts";
 
 // Reads of one advisory or of one repo's advisories.
@@ -19,6 +19,25 @@ export function listAdvisoriesByRepo(ex: Executor, repoId: number): Promise<Advi
     .select()
     .from(advisories)
     .where(eq(advisories.repoId, repoId))
+    .orderBy(asc(advisories.published), asc(advisories.id));
+}
+
+/** A repo's advisories by repo name, case-insensitive as the Hub is, in one round trip (empty when not watched or none). */
+export async function listAdvisoriesForRepoName(
+  db: Executor,
+  name: string,
+): Promise<(AdvisoryRecordRow & { repoId: number })[]> {
+  return db
+    .select({
+      id: advisories.id,
+      repoId: advisories.repoId,
+      modified: advisories.modified,
+      status: advisories.status,
+      record: advisories.record,
+    })
+    .from(advisories)
+    .innerJoin(repos, eq(repos.id, advisories.repoId))
+    .where(sql`lower(${repos.name}) = ${name.toLowerCase()}`)
     .orderBy(asc(advisories.published), asc(advisories.id));
 }
 

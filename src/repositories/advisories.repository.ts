@@ -6,6 +6,13 @@ import type { Executor } from "../db/types.ts";
 // advisories are in advisories-read.repository.ts, listings across repos in advisories-feed.repository.ts.
 
 export type Advisory = typeof advisories.$inferSelect;
+/** An advisory as the OSV API and feed serve it: its OSV record, with what caching and filtering need. */
+export type AdvisoryRecordRow = {
+  id: string;
+  modified: Date;
+  status: string;
+  record: Record<string, unknown>;
+};
 type OsvRecord = Record<string, unknown>;
 
 function formatAdvisoryId(year: number, n: number): string {

@@ -5,6 +5,9 @@ import type { Revision } from "./revisions.repository.ts";
 
 // Reads of a repo's revision history: by sha, in order, and the revisions before a given one.
 
+/** When a revision happened, for newest-first lists across repos: its commit date, else when it was processed. */
+export const revisionTime = sql`coalesce(${revisions.committedAt}, ${revisions.processedAt})`;
+
 export async function getRevisionBySha(ex: Executor, repoId: number, sha: string): Promise<Revision | null> {
   const [row] = await ex
     .select()

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/types.ts";
-import { changeSummaries, latestEstimates } from "../../repositories/http-pages.repository.ts";
+import { changeSummaries } from "../../repositories/changes.repository.ts";
+import { latestEstimates } from "../../repositories/estimates.repository.ts";
 import { getRepoByName, listRepos } from "../../repositories/repos.repository.ts";
 import { listRevisionsByRepo } from "../../repositories/revisions-read.repository.ts";
 import { adapterBasesByRepo } from "../adapter-base-offer.ts";
