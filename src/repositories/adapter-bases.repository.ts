@@ -1,5 +1,5 @@
-import { and, desc, eq, lte, type SQL, sql } from "drizzle-orm";
-import { adapterBases, repos, revisions } from "../db/schema/index.ts";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { adapterBases, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import { queryRows } from "./raw.ts";
 
@@ -64,29 +64,4 @@ export async function listAdaptersOfBase(ex: Executor, baseName: string): Promis
     sha: r.sha,
     committedAt: r.committed_at === null ? null : new Date(r.committed_at),
   }));
-}
-
-/** A watched repo by name, compared case-insensitively as the Hub does. */
-export async function findRepoByNameCi(ex: Executor, name: string) {
-  const [row] = await ex.select().from(repos).where(sql`lower(${repos.name}) = lower(${name})`).limit(1);
-  return row ?? null;
-}
-
-/**
- * The base revisions an adapter revision committed at `at` may have been trained against: the base's
- * revisions committed at or before it, newest first (any status; the caller picks the processed one).
- */
-export function baseRevisionsAt(ex: Executor, baseRepoId: number, at: Date | null, limit = 20) {
-  return ex
-    .select()
-    .from(revisions)
-    .where(
-      and(
-        eq(revisions.repoId, baseRepoId),
-        eq(revisions.forcePushedAway, false),
-        at === null ? undefined : lte(revisions.committedAt, at),
-      ),
-    )
-    .orderBy(desc(revisions.seq))
-    .limit(limit);
 }

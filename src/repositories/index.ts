@@ -19,4 +19,5 @@ export * from "./revisions-status.repository.ts";
 export * from "./transaction.ts";
 export * from "./webhook-deliveries.repository.ts";
 export * from "./webhook-deliveries-read.repository.ts";
-export * from "./webhooks.repository.ts";
+export * from "./webhook-events.repository.ts";
+export * from "./webhook-subscriptions.repository.ts";

@@ -82,6 +82,12 @@ export async function setRepoStatus(
   return row ?? null;
 }
 
+/** A watched repo by name, compared case-insensitively as the Hub does. */
+export async function findRepoByNameCi(ex: Executor, name: string) {
+  const [row] = await ex.select().from(repos).where(sql`lower(${repos.name}) = lower(${name})`).limit(1);
+  return row ?? null;
+}
+
 /** The head each watched repo was last seen at, by name; repos not watched are absent. */
 export async function headsByRepoName(ex: Executor, names: string[]): Promise<Map<string, string | null>> {
   if (names.length === 0) return new Map();

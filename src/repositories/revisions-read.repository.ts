@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, like, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, like, lt, lte, sql } from "drizzle-orm";
 import { estimates, type RevisionStatus, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import type { Revision } from "./revisions.repository.ts";
@@ -124,4 +124,23 @@ export async function shasWithPrefix(ex: Executor, name: string, prefix: string)
     .innerJoin(repos, eq(repos.id, revisions.repoId))
     .where(and(eq(repos.name, name), like(revisions.sha, `${prefix.toLowerCase()}%`)));
   return rows.map((r) => r.sha);
+}
+
+/**
+ * The base revisions an adapter revision committed at `at` may have been trained against: the base's
+ * revisions committed at or before it, newest first (any status; the caller picks the processed one).
+ */
+export function baseRevisionsAt(ex: Executor, baseRepoId: number, at: Date | null, limit = 20) {
+  return ex
+    .select()
+    .from(revisions)
+    .where(
+      and(
+        eq(revisions.repoId, baseRepoId),
+        eq(revisions.forcePushedAway, false),
+        at === null ? undefined : lte(revisions.committedAt, at),
+      ),
+    )
+    .orderBy(desc(revisions.seq))
+    .limit(limit);
 }

@@ -3,7 +3,7 @@ import {
   nextDueAt,
   subscriptionsWithDueDeliveries,
 } from "../../repositories/webhook-deliveries-read.repository.ts";
-import { getSubscription } from "../../repositories/webhooks.repository.ts";
+import { getSubscription } from "../../repositories/webhook-subscriptions.repository.ts";
 import { type AttemptOutcome, deliverAttempt } from "./deliver-attempt.ts";
 import type { WebhookDeps } from "./types.ts";
 

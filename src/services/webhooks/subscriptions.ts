@@ -16,7 +16,7 @@ import {
   createSubscription as storeSubscription,
   updateSubscription,
   type WebhookSubscription,
-} from "../../repositories/webhooks.repository.ts";
+} from "../../repositories/webhook-subscriptions.repository.ts";
 import { UserInputError } from "../watch-repos.ts";
 import { newWebhookSecret } from "./secret.ts";
 
