@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { validateEndpointBadge } from "../core/badge/validate.ts";
 import { validateOsvRecord } from "../core/osv/validate.ts";
 import type { Db } from "../db/types.ts";
-import { listAdvisoriesByRepo } from "../repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../repositories/advisories-read.repository.ts";
 import { listBadges } from "../repositories/badges.repository.ts";
 import { listRepos } from "../repositories/repos.repository.ts";
 

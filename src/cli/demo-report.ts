@@ -1,12 +1,12 @@
 import { repoKind } from "../core/diff/repo-kind.ts";
 import type { Db } from "../db/types.ts";
-import { listAdvisoriesByRepo } from "../repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../repositories/advisories-read.repository.ts";
 import { listBehaviorChangesByRevision } from "../repositories/behavior-changes.repository.ts";
 import { listChangesByRevision } from "../repositories/changes.repository.ts";
 import { listFindings } from "../repositories/findings.repository.ts";
 import { listRepos } from "../repositories/repos.repository.ts";
 import { getManifest } from "../repositories/revision-files.repository.ts";
-import { listRevisionsByRepo } from "../repositories/revisions.repository.ts";
+import { listRevisionsByRepo } from "../repositories/revisions-read.repository.ts";
 
 type DemoCounts = {
   repos: { total: number; byStatus: Record<string, number> };

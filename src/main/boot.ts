@@ -7,9 +7,9 @@ import type { Db, DbKind } from "../db/types.ts";
 import { createHubBudget, parseBudget } from "../hub/budget.ts";
 import { createHubClient, type HubClient } from "../hub/client.ts";
 import { createMetrics, type Metrics } from "../ops/metrics.ts";
-import { storeFigures } from "../repositories/ops.repository.ts";
 import type { PipelineServices } from "../services/deps.ts";
 import { hubPortFrom } from "../services/hub-port.ts";
+import { storeFigures } from "../services/store-figures.ts";
 import { describeUrl, pingRedis, reachWithin } from "./dependencies.ts";
 
 export type Booted = {

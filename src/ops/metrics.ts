@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { StoreFigures } from "../repositories/ops.repository.ts";
+import type { StoreFigures } from "../services/store-figures.ts";
 
 /**
  * The Prometheus series one hubwatch process exposes at /metrics (docs/OPERATIONS.md explains each).

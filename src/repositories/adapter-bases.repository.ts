@@ -1,7 +1,10 @@
-import { and, desc, eq, lte, sql } from "drizzle-orm";
-import { adapterBases, repos, revisions } from "../db/schema/index.ts";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { adapterBases, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
-import type { LinkedAdapter } from "./changes.repository.ts";
+import { queryRows } from "./raw.ts";
+
+/** An adapter repo that names a repo as its base, with the revision that named it. */
+export type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
 
 type AdapterLink = { adapterRepoId: number; baseName: string; revisionId: number };
 
@@ -39,39 +42,26 @@ export async function listAdapterBases(ex: Executor) {
   }));
 }
 
+/**
+ * The adapter links to a base, as a subquery to select from: the adapter repos that name `baseName` as
+ * their base (by name, case-insensitively, as the Hub compares names), each with the revision that named
+ * it. Columns: id and name of the adapter repo, sha and committed_at of that revision.
+ */
+export function adapterLinksOf(baseName: string): SQL {
+  return sql`select r.id, r.name, v.sha, v.committed_at
+    from adapter_bases a join repos r on r.id = a.adapter_repo_id join revisions v on v.id = a.revision_id
+    where lower(a.base_name) = lower(${baseName})`;
+}
+
 /** The adapter repos linked to a base (by name, case-insensitively), each with the revision that named it. */
 export async function listAdaptersOfBase(ex: Executor, baseName: string): Promise<LinkedAdapter[]> {
-  const rows = await ex
-    .select({ id: repos.id, name: repos.name, sha: revisions.sha, committedAt: revisions.committedAt })
-    .from(adapterBases)
-    .innerJoin(repos, eq(repos.id, adapterBases.adapterRepoId))
-    .innerJoin(revisions, eq(revisions.id, adapterBases.revisionId))
-    .where(sql`lower(${adapterBases.baseName}) = lower(${baseName})`)
-    .orderBy(repos.name);
-  return rows.map((r) => ({ repo: { id: r.id, name: r.name }, sha: r.sha, committedAt: r.committedAt }));
-}
-
-/** A watched repo by name, compared case-insensitively as the Hub does. */
-export async function findRepoByNameCi(ex: Executor, name: string) {
-  const [row] = await ex.select().from(repos).where(sql`lower(${repos.name}) = lower(${name})`).limit(1);
-  return row ?? null;
-}
-
-/**
- * The base revisions an adapter revision committed at `at` may have been trained against: the base's
- * revisions committed at or before it, newest first (any status; the caller picks the processed one).
- */
-export function baseRevisionsAt(ex: Executor, baseRepoId: number, at: Date | null, limit = 20) {
-  return ex
-    .select()
-    .from(revisions)
-    .where(
-      and(
-        eq(revisions.repoId, baseRepoId),
-        eq(revisions.forcePushedAway, false),
-        at === null ? undefined : lte(revisions.committedAt, at),
-      ),
-    )
-    .orderBy(desc(revisions.seq))
-    .limit(limit);
+  const rows = await queryRows<{ id: number; name: string; sha: string; committed_at: Date | string | null }>(
+    ex,
+    sql`select l.* from (${adapterLinksOf(baseName)}) l order by l.name`,
+  );
+  return rows.map((r) => ({
+    repo: { id: r.id, name: r.name },
+    sha: r.sha,
+    committedAt: r.committed_at === null ? null : new Date(r.committed_at),
+  }));
 }

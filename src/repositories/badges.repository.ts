@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
-import { badges } from "../db/schema/index.ts";
+import { badges, repos } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 type Badge = typeof badges.$inferSelect;
@@ -83,4 +83,25 @@ export async function getBadge(ex: Executor, repoId: number, metric: string): Pr
 
 export function listBadges(ex: Executor, repoId: number): Promise<Badge[]> {
   return ex.select().from(badges).where(eq(badges.repoId, repoId)).orderBy(asc(badges.metric));
+}
+
+/**
+ * One round trip: whether the repo is watched (and its status, whether any badge is stored), and its
+ * badge for `metric` if stored.
+ */
+export async function findBadgeByRepoName(db: Executor, name: string, metric: string) {
+  const rows = await db
+    .select({
+      repoId: repos.id,
+      status: repos.status,
+      hasBadges: sql<boolean>`exists (select 1 from ${badges} b where b.repo_id = ${repos.id})`,
+      json: badges.json,
+      etag: badges.etag,
+      updatedAt: badges.updatedAt,
+    })
+    .from(repos)
+    .leftJoin(badges, and(eq(badges.repoId, repos.id), eq(badges.metric, metric)))
+    .where(eq(repos.name, name))
+    .limit(1);
+  return rows[0] ?? null;
 }

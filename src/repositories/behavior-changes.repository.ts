@@ -1,7 +1,8 @@
-import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { BehaviorChange as NewBehaviorChange } from "../core/diff/behavior.ts";
-import { behaviorChanges } from "../db/schema/index.ts";
+import { behaviorChanges, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { revisionTime } from "./revisions-read.repository.ts";
 
 type BehaviorChangeRow = typeof behaviorChanges.$inferSelect;
 
@@ -43,4 +44,22 @@ export function listBehaviorChangesByRevision(
     .from(behaviorChanges)
     .where(eq(behaviorChanges.revisionId, revisionId))
     .orderBy(asc(behaviorChanges.kind));
+}
+
+/** The newest behaviour changes (prompt, EOS, ...), with their repo and revision. */
+export async function recentBehaviorChanges(db: Executor, limit: number) {
+  return db
+    .select({
+      repo: repos.name,
+      sha: revisions.sha,
+      title: revisions.title,
+      at: revisions.committedAt,
+      kind: behaviorChanges.kind,
+      summary: behaviorChanges.summary,
+    })
+    .from(behaviorChanges)
+    .innerJoin(revisions, eq(revisions.id, behaviorChanges.revisionId))
+    .innerJoin(repos, eq(repos.id, revisions.repoId))
+    .orderBy(desc(revisionTime), desc(revisions.id))
+    .limit(limit);
 }

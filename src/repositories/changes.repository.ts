@@ -1,9 +1,12 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BehaviorChange } from "../core/diff/behavior.ts";
 import type { ChangeDetail } from "../core/diff/change-detail.ts";
-import { changes } from "../db/schema/index.ts";
+import type { ChangeCategory } from "../db/schema/changes.ts";
+import { changes, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { adapterLinksOf, type LinkedAdapter } from "./adapter-bases.repository.ts";
 import { queryRows } from "./raw.ts";
+import { revisionTime } from "./revisions-read.repository.ts";
 import { atomically } from "./transaction.ts";
 
 export type Change = typeof changes.$inferSelect;
@@ -57,19 +60,65 @@ export function replaceChanges(ex: Executor, revisionId: number, list: NewChange
   });
 }
 
-/** Changes of a revision ordered by path then category. */
-export function listChangesByRevision(ex: Executor, revisionId: number): Promise<Change[]> {
+/**
+ * Changes of a revision, ordered by path then category, or (`byCategory`) by category then path as the
+ * revision page shows them.
+ */
+export function listChangesByRevision(
+  ex: Executor,
+  revisionId: number,
+  order: "byPath" | "byCategory" = "byPath",
+): Promise<Change[]> {
   return ex
     .select()
     .from(changes)
     .where(eq(changes.revisionId, revisionId))
-    .orderBy(asc(changes.path), asc(changes.category));
+    .orderBy(
+      ...(order === "byPath"
+        ? [asc(changes.path), asc(changes.category)]
+        : [asc(changes.category), asc(changes.path)]),
+    );
+}
+
+/** Change summaries (no detail) for many revisions, for the timeline. */
+export async function changeSummaries(db: Executor, revisionIds: number[]) {
+  if (revisionIds.length === 0) return [];
+  return db
+    .select({
+      revisionId: changes.revisionId,
+      path: changes.path,
+      kind: changes.kind,
+      category: changes.category,
+      summary: changes.summary,
+      promptChanged: changes.promptChanged,
+    })
+    .from(changes)
+    .where(inArray(changes.revisionId, revisionIds))
+    .orderBy(asc(changes.category), asc(changes.path));
+}
+
+/** The newest file changes (optionally of one category), with their repo and revision. */
+export async function recentChanges(db: Executor, limit: number, category?: ChangeCategory) {
+  return db
+    .select({
+      repo: repos.name,
+      sha: revisions.sha,
+      title: revisions.title,
+      at: revisions.committedAt,
+      path: changes.path,
+      category: changes.category,
+      summary: changes.summary,
+      promptChanged: changes.promptChanged,
+    })
+    .from(changes)
+    .innerJoin(revisions, eq(revisions.id, changes.revisionId))
+    .innerJoin(repos, eq(repos.id, revisions.repoId))
+    .where(category ? eq(changes.category, category) : undefined)
+    .orderBy(desc(revisionTime), desc(revisions.id), changes.path)
+    .limit(limit);
 }
 
 type FileChangeSummary = Pick<Change, "path" | "category" | "kind" | "summary">;
-
-/** An adapter repo that names a repo as its base, with the revision that named it. */
-export type LinkedAdapter = { repo: { id: number; name: string }; sha: string; committedAt: Date | null };
 
 type Row =
   | (FileChangeSummary & { source: "file" })
@@ -94,9 +143,8 @@ export async function listRevisionChanges(
       select 'behavior', null, null, kind, summary, detail
       from behavior_changes where revision_id = ${revisionId}
       union all
-      select 'adapter', r.name, null, null, v.sha, jsonb_build_object('id', r.id, 'committed_at', v.committed_at)
-      from adapter_bases a join repos r on r.id = a.adapter_repo_id join revisions v on v.id = a.revision_id
-      where lower(a.base_name) = lower(${repoName})
+      select 'adapter', l.name, null, null, l.sha, jsonb_build_object('id', l.id, 'committed_at', l.committed_at)
+      from (${adapterLinksOf(repoName)}) l
       order by source, path, category, kind`,
   );
   const out = {

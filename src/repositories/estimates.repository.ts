@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, notExists, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, notExists, sql } from "drizzle-orm";
 import { estimates, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import { queryRows } from "./raw.ts";
@@ -126,4 +126,31 @@ export function listRevisionsWithoutVersion(
     .where(and(eq(revisions.status, "done"), eq(revisions.forcePushedAway, false), notExists(has)))
     .orderBy(asc(revisions.repoId), asc(revisions.seq))
     .limit(limit);
+}
+
+type EstimateView = {
+  revisionId: number;
+  estimatorVersion: string;
+  error: string | null;
+  /** Only what pages show (params, weights, memory, fit, reader); the structure listing stays in the database. */
+  result: unknown;
+};
+
+/** The newest estimator run per revision (by creation), for many revisions. */
+export async function latestEstimates(
+  db: Executor,
+  revisionIds: number[],
+): Promise<Map<number, EstimateView>> {
+  if (revisionIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      revisionId: estimates.revisionId,
+      estimatorVersion: estimates.estimatorVersion,
+      error: estimates.error,
+      result: sql<unknown>`case when ${estimates.result} is null then null else jsonb_strip_nulls(jsonb_build_object('params', ${estimates.result}->'params', 'memory', ${estimates.result}->'memory', 'fit', ${estimates.result}->'fit', 'weights', ${estimates.result}->'weights', 'quantization', ${estimates.result}->'quantization', 'reader', ${estimates.result}->'reader', 'gguf', ${estimates.result}->'gguf', 'diffusers', ${estimates.result}->'diffusers')) end`,
+    })
+    .from(estimates)
+    .where(inArray(estimates.revisionId, revisionIds))
+    .orderBy(asc(estimates.createdAt), asc(estimates.id));
+  return new Map(rows.map((r) => [r.revisionId, r]));
 }

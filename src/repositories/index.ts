@@ -1,5 +1,7 @@
 // The only code that builds SQL. Every function takes a Db or a transaction first.
 export * from "./advisories.repository.ts";
+export * from "./advisories-feed.repository.ts";
+export * from "./advisories-read.repository.ts";
 export * from "./api-tokens.repository.ts";
 export * from "./artifacts.repository.ts";
 export * from "./badges.repository.ts";
@@ -12,6 +14,10 @@ export * from "./raw.ts";
 export * from "./repos.repository.ts";
 export * from "./revision-files.repository.ts";
 export * from "./revisions.repository.ts";
+export * from "./revisions-read.repository.ts";
+export * from "./revisions-status.repository.ts";
 export * from "./transaction.ts";
 export * from "./webhook-deliveries.repository.ts";
-export * from "./webhooks.repository.ts";
+export * from "./webhook-deliveries-read.repository.ts";
+export * from "./webhook-events.repository.ts";
+export * from "./webhook-subscriptions.repository.ts";

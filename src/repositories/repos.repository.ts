@@ -1,5 +1,5 @@
-import { asc, eq, isNull, lte, or } from "drizzle-orm";
-import { type RepoStatus, repos } from "../db/schema/index.ts";
+import { asc, count, eq, inArray, isNull, lte, max, or, sql } from "drizzle-orm";
+import { advisories, type RepoStatus, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 
 export type Repo = typeof repos.$inferSelect;
@@ -80,4 +80,53 @@ export async function setRepoStatus(
     .where(eq(repos.id, id))
     .returning();
   return row ?? null;
+}
+
+/** A watched repo by name, compared case-insensitively as the Hub does. */
+export async function findRepoByNameCi(ex: Executor, name: string) {
+  const [row] = await ex.select().from(repos).where(sql`lower(${repos.name}) = lower(${name})`).limit(1);
+  return row ?? null;
+}
+
+/** The head each watched repo was last seen at, by name; repos not watched are absent. */
+export async function headsByRepoName(ex: Executor, names: string[]): Promise<Map<string, string | null>> {
+  if (names.length === 0) return new Map();
+  const rows = await ex
+    .select({ name: repos.name, head: repos.lastSeenSha })
+    .from(repos)
+    .where(inArray(repos.name, names));
+  return new Map(rows.map((r) => [r.name, r.head]));
+}
+
+/** Watched repos with their revision count, newest revision date and open advisories. */
+export async function listReposOverview(db: Executor) {
+  const revs = db
+    .select({
+      repoId: revisions.repoId,
+      n: count().as("n"),
+      latest: max(revisions.committedAt).as("latest"),
+    })
+    .from(revisions)
+    .groupBy(revisions.repoId)
+    .as("revs");
+  const open = db
+    .select({ repoId: advisories.repoId, n: count().as("open_n") })
+    .from(advisories)
+    .where(eq(advisories.status, "open"))
+    .groupBy(advisories.repoId)
+    .as("open");
+  return db
+    .select({
+      id: repos.id,
+      name: repos.name,
+      status: repos.status,
+      lastPolledAt: repos.lastPolledAt,
+      revisions: sql<number>`coalesce(${revs.n}, 0)`.mapWith(Number),
+      latest: revs.latest,
+      openAdvisories: sql<number>`coalesce(${open.n}, 0)`.mapWith(Number),
+    })
+    .from(repos)
+    .leftJoin(revs, eq(revs.repoId, repos.id))
+    .leftJoin(open, eq(open.repoId, repos.id))
+    .orderBy(asc(repos.name));
 }

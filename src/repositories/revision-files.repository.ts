@@ -120,3 +120,19 @@ export async function getManifestEntry(
     .where(and(eq(revisionFiles.revisionId, revisionId), eq(revisionFiles.path, path)));
   return row ?? null;
 }
+
+/**
+ * The safetensors `__metadata__` of each weight shard of a revision, by shard path (null: none in the
+ * header). Only the metadata leaves the database, not the tensor listing.
+ */
+export async function weightMetadata(db: Executor, revisionId: number) {
+  return db
+    .select({
+      path: revisionFiles.path,
+      metadata: sql<unknown>`(${artifacts.content}::jsonb)->'metadata'`,
+    })
+    .from(revisionFiles)
+    .innerJoin(artifacts, eq(artifacts.hash, revisionFiles.artifactHash))
+    .where(and(eq(revisionFiles.revisionId, revisionId), eq(artifacts.kind, "weights_header")))
+    .orderBy(asc(revisionFiles.path));
+}

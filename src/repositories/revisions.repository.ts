@@ -1,6 +1,10 @@
-import { and, asc, desc, eq, inArray, lt, max, sql } from "drizzle-orm";
+import { and, eq, inArray, max, sql } from "drizzle-orm";
 import { type RevisionStatus, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
+import { queryRows } from "./raw.ts";
+
+// Writes to revisions: recording commits, their processing status, and force-push flags.
+// Reads are in revisions-read.repository.ts (history) and revisions-status.repository.ts (queue state).
 
 export type Revision = typeof revisions.$inferSelect;
 
@@ -50,32 +54,6 @@ async function lastSeq(ex: Executor, repoId: number): Promise<number> {
   return row?.seq ?? 0;
 }
 
-/** Oldest pending revision of the repo still in upstream history, or null. */
-export async function nextPendingRevision(ex: Executor, repoId: number): Promise<Revision | null> {
-  const [row] = await ex
-    .select()
-    .from(revisions)
-    .where(
-      and(
-        eq(revisions.repoId, repoId),
-        eq(revisions.status, "pending"),
-        eq(revisions.forcePushedAway, false),
-      ),
-    )
-    .orderBy(asc(revisions.seq), asc(revisions.id))
-    .limit(1);
-  return row ?? null;
-}
-
-/** Ids of repos with at least one pending revision still in upstream history. */
-export async function repoIdsWithPending(ex: Executor): Promise<Set<number>> {
-  const rows = await ex
-    .selectDistinct({ repoId: revisions.repoId })
-    .from(revisions)
-    .where(and(eq(revisions.status, "pending"), eq(revisions.forcePushedAway, false)));
-  return new Set(rows.map((r) => r.repoId));
-}
-
 export function markRevisionDone(ex: Executor, id: number, at: Date = new Date()): Promise<Revision | null> {
   return setStatus(ex, id, { status: "done", error: null, processedAt: at });
 }
@@ -103,71 +81,6 @@ async function setStatus(
   return row ?? null;
 }
 
-export async function getRevisionBySha(ex: Executor, repoId: number, sha: string): Promise<Revision | null> {
-  const [row] = await ex
-    .select()
-    .from(revisions)
-    .where(and(eq(revisions.repoId, repoId), eq(revisions.sha, sha)));
-  return row ?? null;
-}
-
-type ListRevisionsOptions = {
-  status?: RevisionStatus;
-  includeForcePushedAway?: boolean;
-  /** Newest first instead of oldest first. */
-  newestFirst?: boolean;
-  limit?: number;
-  /** Keyset page: only revisions before this seq (with newestFirst: the next page after it). */
-  beforeSeq?: number;
-};
-
-export function listRevisionsByRepo(
-  ex: Executor,
-  repoId: number,
-  opts: ListRevisionsOptions = {},
-): Promise<Revision[]> {
-  const order = opts.newestFirst
-    ? [desc(revisions.seq), desc(revisions.id)]
-    : [asc(revisions.seq), asc(revisions.id)];
-  const query = ex
-    .select()
-    .from(revisions)
-    .where(
-      and(
-        eq(revisions.repoId, repoId),
-        opts.status ? eq(revisions.status, opts.status) : undefined,
-        opts.includeForcePushedAway ? undefined : eq(revisions.forcePushedAway, false),
-        opts.beforeSeq === undefined ? undefined : lt(revisions.seq, opts.beforeSeq),
-      ),
-    )
-    .orderBy(...order);
-  return opts.limit === undefined ? query : query.limit(opts.limit);
-}
-
-/**
- * The revision to diff against: the one whose sha is `parentSha`, else (parent unknown or never
- * recorded) the nearest earlier revision still in upstream history. Null for the first revision.
- */
-export async function getParentRevision(ex: Executor, revision: Revision): Promise<Revision | null> {
-  if (revision.parentSha) {
-    const parent = await getRevisionBySha(ex, revision.repoId, revision.parentSha);
-    if (parent) return parent;
-  }
-  const [row] = await ex
-    .select()
-    .from(revisions)
-    .where(
-      and(
-        eq(revisions.repoId, revision.repoId),
-        lt(revisions.seq, revision.seq),
-        eq(revisions.forcePushedAway, false),
-      ),
-    )
-    .orderBy(desc(revisions.seq), desc(revisions.id))
-    .limit(1);
-  return row ?? null;
-}
-
 /** Flags revisions no longer in upstream history (force push). Returns the rows newly flagged. */
 export function markForcePushedAway(ex: Executor, repoId: number, shas: string[]): Promise<Revision[]> {
   if (shas.length === 0) return Promise.resolve([]);
@@ -180,17 +93,19 @@ export function markForcePushedAway(ex: Executor, repoId: number, shas: string[]
     .returning();
 }
 
-/** Revision counts per status for a repo, for the status page. */
-export async function countRevisionsByStatus(
+/** Puts failed revisions (of one repo, or all) back to pending; returns the repos touched and how many. */
+export async function requeueFailedRevisions(
   ex: Executor,
-  repoId: number,
-): Promise<Record<RevisionStatus, number>> {
-  const rows = await ex
-    .select({ status: revisions.status, n: sql<number>`count(*)::int` })
-    .from(revisions)
-    .where(eq(revisions.repoId, repoId))
-    .groupBy(revisions.status);
-  const counts: Record<RevisionStatus, number> = { pending: 0, done: 0, failed: 0 };
-  for (const r of rows) counts[r.status] = r.n;
-  return counts;
+  repo?: string,
+): Promise<{ repo: string; count: number }[]> {
+  return queryRows<{ repo: string; count: number }>(
+    ex,
+    sql`with moved as (
+          update revisions v set status = 'pending', error = null, processed_at = null
+          from repos r
+          where r.id = v.repo_id and v.status = 'failed' and not v.force_pushed_away
+            and (${repo ?? null}::text is null or r.name = ${repo ?? null})
+          returning r.name as repo)
+        select repo, count(*)::int as count from moved group by repo order by repo`,
+  );
 }

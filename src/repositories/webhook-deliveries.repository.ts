@@ -1,19 +1,10 @@
-import { and, asc, desc, eq, inArray, lte, min, sql } from "drizzle-orm";
-import {
-  type DeliveryStatus,
-  webhookAttempts,
-  webhookDeliveries,
-  webhookSubscriptions,
-} from "../db/schema/index.ts";
+import { and, eq, sql } from "drizzle-orm";
+import { type DeliveryStatus, webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import { queryRows } from "./raw.ts";
 
-// Deliveries (the outbox: state and retry schedule) and their per-attempt log.
-
-const OPEN = ["pending", "failed"] as const;
-
-type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
-type WebhookAttempt = typeof webhookAttempts.$inferSelect;
+// Writes to deliveries (the outbox: state and retry schedule) and their per-attempt log; reads are in
+// webhook-deliveries-read.repository.ts.
 
 /** Response bodies are kept for debugging only; this many characters at most. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -30,36 +21,6 @@ export async function insertDelivery(
     .onConflictDoNothing()
     .returning({ s: webhookDeliveries.subscriptionId });
   return rows.length > 0;
-}
-
-export async function getDelivery(
-  ex: Executor,
-  subscriptionId: number,
-  eventId: string,
-): Promise<WebhookDelivery | null> {
-  const [row] = await ex
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.eventId, eventId)));
-  return row ?? null;
-}
-
-export function listDeliveries(
-  ex: Executor,
-  filter: { subscriptionId?: number; eventId?: string; limit?: number } = {},
-): Promise<WebhookDelivery[]> {
-  const d = webhookDeliveries;
-  return ex
-    .select()
-    .from(d)
-    .where(
-      and(
-        filter.subscriptionId === undefined ? undefined : eq(d.subscriptionId, filter.subscriptionId),
-        filter.eventId === undefined ? undefined : eq(d.eventId, filter.eventId),
-      ),
-    )
-    .orderBy(desc(d.nextAttemptAt))
-    .limit(filter.limit ?? 100);
 }
 
 type AttemptResult = {
@@ -97,33 +58,6 @@ export async function claimNextDue(
   );
   const row = rows[0];
   return row ? { eventId: row.event_id, attempts: Number(row.attempts) } : null;
-}
-
-/** When the subscription's next open delivery is due (null: none open). */
-export async function nextDueAt(ex: Executor, subscriptionId: number): Promise<Date | null> {
-  const d = webhookDeliveries;
-  const [row] = await ex
-    .select({ at: min(d.nextAttemptAt) })
-    .from(d)
-    .where(and(eq(d.subscriptionId, subscriptionId), inArray(d.status, OPEN)));
-  return row?.at ? new Date(row.at) : null;
-}
-
-/** Enabled subscriptions with a delivery due at `now` (webhook_deliveries_due_idx): the relay's read. */
-export async function subscriptionsWithDueDeliveries(
-  ex: Executor,
-  now: Date,
-  limit = 1000,
-): Promise<number[]> {
-  const d = webhookDeliveries;
-  const s = webhookSubscriptions;
-  const rows = await ex
-    .selectDistinct({ id: d.subscriptionId })
-    .from(d)
-    .innerJoin(s, and(eq(s.id, d.subscriptionId), eq(s.enabled, true)))
-    .where(and(inArray(d.status, OPEN), lte(d.nextAttemptAt, now)))
-    .limit(limit);
-  return rows.map((r) => r.id);
 }
 
 /**
@@ -175,20 +109,4 @@ export async function reopenDelivery(ex: Executor, subscriptionId: number, event
     .update(webhookDeliveries)
     .set({ status: "pending", nextAttemptAt: sql`now()` })
     .where(and(eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.eventId, eventId)));
-}
-
-/** A delivery's attempts (or a subscription's, without eventId), in the order they were recorded. */
-export function listAttempts(
-  ex: Executor,
-  subscriptionId: number,
-  eventId?: string,
-): Promise<WebhookAttempt[]> {
-  const t = webhookAttempts;
-  return ex
-    .select()
-    .from(t)
-    .where(
-      and(eq(t.subscriptionId, subscriptionId), eventId === undefined ? undefined : eq(t.eventId, eventId)),
-    )
-    .orderBy(asc(t.id));
 }

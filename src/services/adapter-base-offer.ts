@@ -5,11 +5,8 @@
  * offer, and the watch goes on.
  */
 import { readAdapterConfig } from "../core/estimator/peft.ts";
-import {
-  findRepoByNameCi,
-  getAdapterBase,
-  listAdapterBases,
-} from "../repositories/adapter-bases.repository.ts";
+import { getAdapterBase, listAdapterBases } from "../repositories/adapter-bases.repository.ts";
+import { findRepoByNameCi } from "../repositories/repos.repository.ts";
 import type { PipelineServices } from "./deps.ts";
 import { parseJson } from "./json-text.ts";
 

@@ -1,12 +1,8 @@
 import type { FindingKind } from "../db/schema/index.ts";
 import { getRepoByName, type Repo, setRepoStatus } from "../repositories/repos.repository.ts";
-import {
-  getParentRevision,
-  listRevisionsByRepo,
-  markRevisionFailed,
-  nextPendingRevision,
-  type Revision,
-} from "../repositories/revisions.repository.ts";
+import { markRevisionFailed, type Revision } from "../repositories/revisions.repository.ts";
+import { getParentRevision, listRevisionsByRepo } from "../repositories/revisions-read.repository.ts";
+import { nextPendingRevision } from "../repositories/revisions-status.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import { adviseRevision } from "./advise-revision.ts";
 import type { PipelineServices } from "./deps.ts";

@@ -6,13 +6,8 @@ import {
   type UpdateAction,
 } from "../core/advise/plan.ts";
 import type { Tx } from "../db/types.ts";
-import {
-  type AdvisoryRow,
-  advisoriesOpenBefore,
-  closeAdvisory,
-  openAdvisory,
-  updateAdvisory,
-} from "../repositories/advisories.repository.ts";
+import { closeAdvisory, openAdvisory, updateAdvisory } from "../repositories/advisories.repository.ts";
+import { type AdvisoryRow, advisoriesOpenBefore } from "../repositories/advisories-read.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";

@@ -1,9 +1,6 @@
 import type { FailedJobEntry, FailedJobs } from "../ops/failed-jobs.ts";
-import {
-  type FailedRevision,
-  listFailedRevisions,
-  requeueFailedRevisions,
-} from "../repositories/ops.repository.ts";
+import { requeueFailedRevisions } from "../repositories/revisions.repository.ts";
+import { type FailedRevision, listFailedRevisions } from "../repositories/revisions-status.repository.ts";
 import type { PipelineServices } from "./deps.ts";
 import { RepoName } from "./repo-name.ts";
 import { UserInputError } from "./watch-repos.ts";

@@ -1,10 +1,7 @@
 import { isWithdrawn, withdrawOsvRecord } from "../core/osv/withdraw.ts";
 import type { Tx } from "../db/types.ts";
-import {
-  type Advisory,
-  listAdvisoriesByRepo,
-  updateAdvisory,
-} from "../repositories/advisories.repository.ts";
+import { type Advisory, updateAdvisory } from "../repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../repositories/advisories-read.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import { advisoryKinds, buildAdvisoryRecord, factsOf } from "./advisory-records.ts";
 import { baseAdvisoryEvents } from "./peft-base-events.ts";

@@ -5,8 +5,7 @@
  * recorded there (the outbox), with the events of the base itself.
  */
 import type { Executor } from "../db/types.ts";
-import { listAdaptersOfBase } from "../repositories/adapter-bases.repository.ts";
-import type { LinkedAdapter } from "../repositories/changes.repository.ts";
+import { type LinkedAdapter, listAdaptersOfBase } from "../repositories/adapter-bases.repository.ts";
 import type { Repo } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
 import type { PipelineServices } from "./deps.ts";

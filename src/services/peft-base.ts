@@ -5,13 +5,11 @@
  * safetensors headers give the memory figures and the cross-check. The adapter -> base link is recorded.
  */
 import { ESTIMATOR_VERSION, type Estimate } from "../core/estimator/estimate.ts";
-import {
-  baseRevisionsAt,
-  findRepoByNameCi,
-  upsertAdapterBase,
-} from "../repositories/adapter-bases.repository.ts";
+import { upsertAdapterBase } from "../repositories/adapter-bases.repository.ts";
 import { getEstimate } from "../repositories/estimates.repository.ts";
+import { findRepoByNameCi } from "../repositories/repos.repository.ts";
 import type { Revision } from "../repositories/revisions.repository.ts";
+import { baseRevisionsAt } from "../repositories/revisions-read.repository.ts";
 import { type FileState, modelShards, tensors } from "./change-builders.ts";
 import type { PipelineServices } from "./deps.ts";
 import { adapterConfigOf, isPeftRevision, type PeftBaseLoad } from "./peft-files.ts";

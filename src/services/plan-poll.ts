@@ -1,5 +1,5 @@
 import type { Repo } from "../repositories/repos.repository.ts";
-import { repoIdsWithPending } from "../repositories/revisions.repository.ts";
+import { repoIdsWithPending } from "../repositories/revisions-status.repository.ts";
 import type { PipelineServices } from "./deps.ts";
 import { hubErrorKind } from "./hub-errors.ts";
 import { listWatchedRepos } from "./watch-repos.ts";

@@ -3,11 +3,11 @@ import type { Repo } from "../repositories/repos.repository.ts";
 import { getRepoByName, markRepoPolled, setRepoStatus } from "../repositories/repos.repository.ts";
 import {
   insertPendingRevisions,
-  listRevisionsByRepo,
   markForcePushedAway,
   type NewRevision,
-  nextPendingRevision,
 } from "../repositories/revisions.repository.ts";
+import { listRevisionsByRepo } from "../repositories/revisions-read.repository.ts";
+import { nextPendingRevision } from "../repositories/revisions-status.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
 import { type ForcePushSettlement, settleForcePushedAdvisories } from "./force-pushed-advisories.ts";

@@ -8,7 +8,8 @@ import {
 } from "../repositories/estimates.repository.ts";
 import { recordDrift } from "../repositories/estimator-drift.repository.ts";
 import { getRepoByName } from "../repositories/repos.repository.ts";
-import { listRevisionsByRepo, type Revision } from "../repositories/revisions.repository.ts";
+import type { Revision } from "../repositories/revisions.repository.ts";
+import { listRevisionsByRepo } from "../repositories/revisions-read.repository.ts";
 import { withTransaction } from "../repositories/transaction.ts";
 import type { PipelineServices } from "./deps.ts";
 import { computeEstimate } from "./estimate-revision.ts";

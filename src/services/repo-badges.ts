@@ -1,6 +1,6 @@
 import { buildBadges } from "../core/badge/build.ts";
 import type { Tx } from "../db/types.ts";
-import { countOpenAdvisories } from "../repositories/advisories.repository.ts";
+import { countOpenAdvisories } from "../repositories/advisories-read.repository.ts";
 import { upsertBadges } from "../repositories/badges.repository.ts";
 
 /**

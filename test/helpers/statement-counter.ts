@@ -8,13 +8,9 @@ import pg from "pg";
 import { schema } from "../../src/db/index.ts";
 import type { Db } from "../../src/db/types.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
-import {
-  getParentRevision,
-  listRevisionsByRepo,
-  markRevisionFailed,
-  nextPendingRevision,
-  type Revision,
-} from "../../src/repositories/revisions.repository.ts";
+import { markRevisionFailed, type Revision } from "../../src/repositories/revisions.repository.ts";
+import { getParentRevision, listRevisionsByRepo } from "../../src/repositories/revisions-read.repository.ts";
+import { nextPendingRevision } from "../../src/repositories/revisions-status.repository.ts";
 import { adviseRevision } from "../../src/services/advise-revision.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { diffRevision } from "../../src/services/diff-revision.ts";

@@ -2,7 +2,10 @@ import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAdminCommands } from "../../src/cli/admin-commands.ts";
 import { loadConfig } from "../../src/config/env.ts";
-import { disableSubscription, getSubscription } from "../../src/repositories/webhooks.repository.ts";
+import {
+  disableSubscription,
+  getSubscription,
+} from "../../src/repositories/webhook-subscriptions.repository.ts";
 import { authenticate } from "../../src/services/http/tokens.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 

@@ -3,8 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateEndpointBadge } from "../../src/core/badge/index.ts";
 import { createApp } from "../../src/http/app.ts";
-import { findRepoByName } from "../../src/repositories/http-read.repository.ts";
-import { addRepo, setRepoStatus } from "../../src/repositories/repos.repository.ts";
+import { addRepo, getRepoByName, setRepoStatus } from "../../src/repositories/repos.repository.ts";
 import { markForcePushedAway } from "../../src/repositories/revisions.repository.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";
 import { HOSTILE_TITLE, SHA, seedHistory } from "./seed.ts";
@@ -196,7 +195,7 @@ describe("history pages", () => {
 
 describe("states", () => {
   it("says when a revision was force-pushed away, and names statuses in words on the index", async () => {
-    const repo = await findRepoByName(db.db, "acme/tiny-lm");
+    const repo = await getRepoByName(db.db, "acme/tiny-lm");
     await markForcePushedAway(db.db, repo?.id ?? 0, [SHA.D]);
     const page = (await get(`/repos/acme/tiny-lm/revisions/${SHA.D}`)).body;
     expect(page).toContain("<strong>Force-pushed away:</strong>");

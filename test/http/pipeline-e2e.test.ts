@@ -12,7 +12,7 @@ import { createApp } from "../../src/http/app.ts";
 import { createHubClient } from "../../src/hub/client.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { startReplayHub } from "../../src/replay-hub/index.ts";
-import { listAllAdvisories } from "../../src/repositories/http-read.repository.ts";
+import { listAllAdvisories } from "../../src/repositories/advisories-feed.repository.ts";
 import { hubPortFrom } from "../../src/services/hub-port.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
 import { createSubscription } from "../../src/services/webhooks/subscriptions.ts";

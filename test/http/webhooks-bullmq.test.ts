@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { type BullmqRunner, createBullmqRunner } from "../../src/queue/bullmq-runner.ts";
-import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
+import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries-read.repository.ts";
 import { emitWebhookEvent } from "../../src/services/webhooks/emit-event.ts";
 import { createSubscription } from "../../src/services/webhooks/subscriptions.ts";
 import { freshPgDatabase, type PgTestDatabase } from "../helpers/db.ts";

@@ -7,14 +7,13 @@ import { type JobRegistry, jobs } from "../../jobs/index.ts";
 import { loadConfig } from "../../src/config/env.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
-import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries.repository.ts";
+import { getDelivery, listAttempts } from "../../src/repositories/webhook-deliveries-read.repository.ts";
+import { insertEvent, makeEventId } from "../../src/repositories/webhook-events.repository.ts";
 import {
   createSubscription,
   disableSubscription,
   getSubscription,
-  insertEvent,
-  makeEventId,
-} from "../../src/repositories/webhooks.repository.ts";
+} from "../../src/repositories/webhook-subscriptions.repository.ts";
 import { createToken } from "../../src/services/http/tokens.ts";
 import { emitWebhookEvent } from "../../src/services/webhooks/emit-event.ts";
 import { newWebhookSecret } from "../../src/services/webhooks/secret.ts";

@@ -5,7 +5,7 @@ import { createApp } from "../../src/http/app.ts";
 import type { InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { DIFFUSERS_REPO, diffusersRepo } from "../../src/replay-hub/fixtures/repos-diffusers.ts";
 import type { ReplayHub } from "../../src/replay-hub/index.ts";
-import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../../src/repositories/advisories-read.repository.ts";
 import { getManifest } from "../../src/repositories/revision-files.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import type { TestDatabase } from "../helpers/db.ts";

@@ -9,7 +9,8 @@ import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-
 import { realConfig, weights } from "../../src/replay-hub/fixtures/builder.ts";
 import { MISSING_REPO_ID, type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
-import { getRevisionBySha, markRevisionPending } from "../../src/repositories/revisions.repository.ts";
+import { markRevisionPending } from "../../src/repositories/revisions.repository.ts";
+import { getRevisionBySha } from "../../src/repositories/revisions-read.repository.ts";
 import { advanceRepo } from "../../src/services/advance-repo.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";

@@ -5,7 +5,7 @@ import { validateOsvRecord } from "../../src/core/osv/validate.ts";
 import { schema } from "../../src/db/index.ts";
 import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-process-runner.ts";
 import { fixtureRepos, type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
-import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../../src/repositories/advisories-read.repository.ts";
 import { getBadge } from "../../src/repositories/badges.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";

@@ -20,7 +20,7 @@ import {
 import { listChangesByRevision } from "../../src/repositories/changes.repository.ts";
 import { getEstimate } from "../../src/repositories/estimates.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
-import { listRevisionsByRepo } from "../../src/repositories/revisions.repository.ts";
+import { listRevisionsByRepo } from "../../src/repositories/revisions-read.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";
 import { freshPgliteDatabase, type TestDatabase } from "../helpers/db.ts";

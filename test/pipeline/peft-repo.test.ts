@@ -8,7 +8,7 @@ import { createInProcessRunner, type InProcessRunner } from "../../src/queue/in-
 import { qwen25instruct } from "../../src/replay-hub/fixtures/repos-more.ts";
 import { PEFT_BASE, PEFT_REPO, peftRepo } from "../../src/replay-hub/fixtures/repos-peft.ts";
 import { type ReplayHub, startReplayHub } from "../../src/replay-hub/index.ts";
-import { listAdvisoriesByRepo } from "../../src/repositories/advisories.repository.ts";
+import { listAdvisoriesByRepo } from "../../src/repositories/advisories-read.repository.ts";
 import { getRepoByName } from "../../src/repositories/repos.repository.ts";
 import type { PipelineServices } from "../../src/services/deps.ts";
 import { watchRepo } from "../../src/services/watch-repos.ts";

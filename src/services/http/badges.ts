@@ -6,7 +6,7 @@ import {
   renderBadgeSvg,
 } from "../../core/badge/index.ts";
 import type { Db } from "../../db/types.ts";
-import { findBadgeByRepoName } from "../../repositories/http-read.repository.ts";
+import { findBadgeByRepoName } from "../../repositories/badges.repository.ts";
 
 type ServedBadge = {
   json: EndpointBadge;

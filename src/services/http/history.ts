@@ -1,21 +1,17 @@
 import type { Db } from "../../db/types.ts";
+import { listAdvisoriesByRepo } from "../../repositories/advisories-read.repository.ts";
+import { listBadges } from "../../repositories/badges.repository.ts";
 import { listBehaviorChangesByRevision } from "../../repositories/behavior-changes.repository.ts";
+import { changeSummaries, listChangesByRevision } from "../../repositories/changes.repository.ts";
+import { latestEstimates } from "../../repositories/estimates.repository.ts";
+import { getRepoByName, listReposOverview } from "../../repositories/repos.repository.ts";
+import { weightMetadata } from "../../repositories/revision-files.repository.ts";
 import {
-  changeSummaries,
-  changesWithDetail,
-  findRevision,
-  latestEstimates,
-  listReposOverview,
+  getRevisionBySha,
+  listRevisionsByRepo,
   previousEstimatedRevision,
   previousRevision,
-  weightMetadata,
-} from "../../repositories/http-pages.repository.ts";
-import {
-  findRepoByName,
-  listAdvisoriesForRepo,
-  listBadgeMetrics,
-} from "../../repositories/http-read.repository.ts";
-import { listRevisionsByRepo } from "../../repositories/revisions.repository.ts";
+} from "../../repositories/revisions-read.repository.ts";
 
 // Loads what the revision-history pages show; null when the repo or revision is unknown.
 
@@ -33,9 +29,9 @@ const CHART_REVISIONS = 500;
  * the charts, advisories and badges. `{ missing }` names what is unknown: the repo, or the `before` revision.
  */
 export async function loadRepoHistory(db: Db, name: string, before?: string) {
-  const repo = await findRepoByName(db, name);
+  const repo = await getRepoByName(db, name);
   if (!repo) return { missing: "repo" as const };
-  const from = before === undefined ? null : await findRevision(db, repo.id, before);
+  const from = before === undefined ? null : await getRevisionBySha(db, repo.id, before);
   if (before !== undefined && !from) return { missing: "revision" as const };
   // The first page reads the charts' revisions once and lists the newest of them.
   const rows = await listRevisionsByRepo(db, repo.id, {
@@ -58,8 +54,8 @@ export async function loadRepoHistory(db: Db, name: string, before?: string) {
       revisions.map((r) => r.id),
     ),
     latestEstimates(db, [...ids]),
-    listAdvisoriesForRepo(db, repo.id),
-    listBadgeMetrics(db, repo.id),
+    listAdvisoriesByRepo(db, repo.id),
+    listBadges(db, repo.id).then((rows) => rows.map((b) => b.metric).sort()),
   ]);
   return {
     missing: null,
@@ -76,16 +72,16 @@ export async function loadRepoHistory(db: Db, name: string, before?: string) {
 }
 
 export async function loadRevision(db: Db, name: string, sha: string) {
-  const repo = await findRepoByName(db, name);
+  const repo = await getRepoByName(db, name);
   if (!repo) return null;
-  const revision = await findRevision(db, repo.id, sha);
+  const revision = await getRevisionBySha(db, repo.id, sha);
   if (!revision) return null;
   const [previous, compared] = await Promise.all([
     previousRevision(db, repo.id, revision.seq),
     previousEstimatedRevision(db, repo.id, revision.seq),
   ]);
   const [changes, behavior, estimates] = await Promise.all([
-    changesWithDetail(db, revision.id),
+    listChangesByRevision(db, revision.id, "byCategory"),
     listBehaviorChangesByRevision(db, revision.id),
     latestEstimates(db, compared ? [revision.id, compared.id] : [revision.id]),
   ]);

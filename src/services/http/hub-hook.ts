@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../../db/types.ts";
-import { findRepoByName } from "../../repositories/http-read.repository.ts";
+import { getRepoByName } from "../../repositories/repos.repository.ts";
 
 const BAD_PAYLOAD =
   "expected a Hub webhook payload: {event: {action, scope}, repo: {type, name, headSha}, updatedRefs: [{ref, newSha}]}";
@@ -57,7 +57,7 @@ export async function planHubHook(db: Db, body: HubWebhook): Promise<HubHookPlan
   if (!gone && refs.length > 0 && !refs.some((r) => r.ref === "refs/heads/main")) {
     return { queued: false, reason: "main not updated" };
   }
-  if (!(await findRepoByName(db, name))) return { queued: false, reason: "not watched" };
+  if (!(await getRepoByName(db, name))) return { queued: false, reason: "not watched" };
   const knownHead = gone ? undefined : reportedHead(body);
   return knownHead ? { queued: true, repo: name, knownHead } : { queued: true, repo: name };
 }

@@ -1,12 +1,11 @@
 import type { Db } from "../../db/types.ts";
+import type { AdvisoryRecordRow } from "../../repositories/advisories.repository.ts";
 import {
-  type AdvisoryRow,
-  getAdvisoryRecord,
-  listAdvisoriesForRepo,
+  getAdvisory,
+  listAdvisoriesByRepo,
   listAdvisoriesForRepoName,
-  repoIdsWithCommit,
-  revisionSeqs,
-} from "../../repositories/http-read.repository.ts";
+} from "../../repositories/advisories-read.repository.ts";
+import { repoIdsWithCommit, revisionSeqs } from "../../repositories/revisions-read.repository.ts";
 import { normalizeGitUrl, type OsvQuery, OsvQueryError, parseOsvQuery } from "./parse-osv-query.ts";
 import { rangeCovers } from "./range-covers.ts";
 
@@ -26,7 +25,7 @@ function shasInRecord(record: Record<string, unknown>): string[] {
   return [...out];
 }
 
-async function coveringCommit<R extends AdvisoryRow>(
+async function coveringCommit<R extends AdvisoryRecordRow>(
   db: Db,
   repoId: number,
   rows: R[],
@@ -38,12 +37,12 @@ async function coveringCommit<R extends AdvisoryRow>(
   return rows.filter((r) => rangeCovers(r.record, (s) => seqs.get(s), commit));
 }
 
-async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRow[]> {
+async function matching(db: Db, q: OsvQuery): Promise<AdvisoryRecordRow[]> {
   if (q.kind === "none") return [];
   if (q.kind === "commit") {
     const ids = await repoIdsWithCommit(db, q.commit);
     const perRepo = await Promise.all(
-      ids.map(async (id) => coveringCommit(db, id, await listAdvisoriesForRepo(db, id), q.commit)),
+      ids.map(async (id) => coveringCommit(db, id, await listAdvisoriesByRepo(db, id), q.commit)),
     );
     return perRepo.flat();
   }
@@ -105,6 +104,6 @@ function withToken(res: { vulns: unknown[] }, token: string | null): Record<stri
 }
 
 export async function getVuln(db: Db, id: string): Promise<OsvRecord | null> {
-  const row = await getAdvisoryRecord(db, id);
+  const row = await getAdvisory(db, id);
   return row ? (row.record as OsvRecord) : null;
 }

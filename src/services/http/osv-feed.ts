@@ -1,6 +1,6 @@
 import { strToU8, zipSync } from "fflate";
 import type { Db } from "../../db/types.ts";
-import { advisoriesFingerprint, listAllAdvisories } from "../../repositories/http-read.repository.ts";
+import { advisoriesFingerprint, listAllAdvisories } from "../../repositories/advisories-feed.repository.ts";
 
 type Feed = {
   /** Quoted ETag shared by all.zip, modified_id.csv and feed.atom for one state of the store. */

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import type { Db } from "../../db/types.ts";
-import {
-  recentAdvisories,
-  recentBehaviorChanges,
-  recentChanges,
-} from "../../repositories/http-recent.repository.ts";
+import { recentAdvisories } from "../../repositories/advisories-feed.repository.ts";
+import { recentBehaviorChanges } from "../../repositories/behavior-changes.repository.ts";
+import { recentChanges } from "../../repositories/changes.repository.ts";
 
 /** What the index page can filter its recent list by: a file category, behaviour changes, advisories. */
 export const RECENT_KINDS = [

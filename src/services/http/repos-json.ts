@@ -1,7 +1,8 @@
 import type { Db } from "../../db/types.ts";
-import { changeSummaries, latestEstimates } from "../../repositories/http-pages.repository.ts";
+import { changeSummaries } from "../../repositories/changes.repository.ts";
+import { latestEstimates } from "../../repositories/estimates.repository.ts";
 import { getRepoByName, listRepos } from "../../repositories/repos.repository.ts";
-import { listRevisionsByRepo } from "../../repositories/revisions.repository.ts";
+import { listRevisionsByRepo } from "../../repositories/revisions-read.repository.ts";
 import { adapterBasesByRepo } from "../adapter-base-offer.ts";
 
 // The JSON twin of the history pages (GET /api/repos, GET /api/repos/OWNER/NAME/revisions), for scripts.

@@ -2,7 +2,8 @@ import { modelInfo } from "@huggingface/hub";
 import type { Db } from "../../db/types.ts";
 import { HubNotFoundError } from "../../hub/errors.ts";
 import { type HubOptions, hubFetch, withRetry } from "../../hub/fetch.ts";
-import { headsByRepoName, shasWithPrefix } from "../../repositories/scan.repository.ts";
+import { headsByRepoName } from "../../repositories/repos.repository.ts";
+import { shasWithPrefix } from "../../repositories/revisions-read.repository.ts";
 
 /**
  * Turns what a reference names into commits: the head of a repo (for a floating reference) and a

@@ -1,9 +1,9 @@
 import { recordAttempt } from "../../repositories/webhook-deliveries.repository.ts";
+import { getEvent } from "../../repositories/webhook-events.repository.ts";
 import {
   disableSubscription,
-  getEvent,
   type WebhookSubscription,
-} from "../../repositories/webhooks.repository.ts";
+} from "../../repositories/webhook-subscriptions.repository.ts";
 import { maxAttempts, nextRetryDelay } from "./backoff.ts";
 import { signedHeaders, signingSecrets } from "./secret.ts";
 import { sendWebhook } from "./send.ts";

@@ -1,9 +1,9 @@
+import { claimNextDue } from "../../repositories/webhook-deliveries.repository.ts";
 import {
-  claimNextDue,
   nextDueAt,
   subscriptionsWithDueDeliveries,
-} from "../../repositories/webhook-deliveries.repository.ts";
-import { getSubscription } from "../../repositories/webhooks.repository.ts";
+} from "../../repositories/webhook-deliveries-read.repository.ts";
+import { getSubscription } from "../../repositories/webhook-subscriptions.repository.ts";
 import { type AttemptOutcome, deliverAttempt } from "./deliver-attempt.ts";
 import type { WebhookDeps } from "./types.ts";
 

@@ -4,9 +4,9 @@ import { insertDelivery } from "../../repositories/webhook-deliveries.repository
 import {
   insertEvent,
   insertEventsWithDeliveries,
-  listSubscriptions,
   makeEventId,
-} from "../../repositories/webhooks.repository.ts";
+} from "../../repositories/webhook-events.repository.ts";
+import { listSubscriptions } from "../../repositories/webhook-subscriptions.repository.ts";
 import { subscriptionWants } from "./match.ts";
 
 export type OutboxEvent = {

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { webhookEventTypes } from "../../db/schema/index.ts";
 import type { Db } from "../../db/types.ts";
 import { assertPublicHost, BlockedAddressError } from "../../lib/ssrf.ts";
+import { reopenDelivery } from "../../repositories/webhook-deliveries.repository.ts";
 import {
   getDelivery,
   listAttempts,
   listDeliveries,
-  reopenDelivery,
-} from "../../repositories/webhook-deliveries.repository.ts";
+} from "../../repositories/webhook-deliveries-read.repository.ts";
 import {
   deleteSubscription,
   enableSubscription,
@@ -16,7 +16,7 @@ import {
   createSubscription as storeSubscription,
   updateSubscription,
   type WebhookSubscription,
-} from "../../repositories/webhooks.repository.ts";
+} from "../../repositories/webhook-subscriptions.repository.ts";
 import { UserInputError } from "../watch-repos.ts";
 import { newWebhookSecret } from "./secret.ts";
 
