@@ -49,6 +49,16 @@ function storedHeaders(reply: FastifyReply): Record<string, string> {
   return out;
 }
 
+/**
+ * Sends a kept answer. Headers set for this request by earlier hooks (the rate limit's remaining count and
+ * reset) stay as they are; the kept ones fill in the rest.
+ */
+function replayTo(reply: FastifyReply, kept: Replay) {
+  for (const [name, value] of Object.entries(kept.headers))
+    if (!reply.hasHeader(name)) reply.header(name, value);
+  return reply.code(200).send(kept.body);
+}
+
 /** Kept answers by key, in insertion order, with the sum of their body sizes. */
 type Kept = { entries: Map<string, Replay>; bytes: number };
 
@@ -87,7 +97,7 @@ export function registerResponseReplay(
     const at = generation();
     if (at === null) return;
     const hit = kept.entries.get(keyOf(req));
-    if (hit?.generation === at) return reply.code(200).headers(hit.headers).send(hit.body);
+    if (hit?.generation === at) return replayTo(reply, hit);
     seenAt.set(req, at);
   };
   const keep: onSendAsyncHookHandler<unknown> = async (req, reply, payload) => {

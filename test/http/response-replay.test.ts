@@ -100,9 +100,15 @@ describe("whole-response replay per store generation", () => {
   it("still applies the per-IP rate limit to replayed answers", async () => {
     const app = await serve({ rateLimit: { max: 3, timeWindowMs: 60_000 } });
     const codes: number[] = [];
-    for (let i = 0; i < 5; i++)
-      codes.push((await app.inject({ url: "/badges/acme/tiny-lm/params.json" })).statusCode);
+    const remaining: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await app.inject({ url: "/badges/acme/tiny-lm/params.json" });
+      codes.push(r.statusCode);
+      remaining.push(r.headers["x-ratelimit-remaining"]);
+    }
     expect(codes).toEqual([200, 200, 200, 429, 429]);
+    // Each answer carries its own count, not the one kept with the first answer.
+    expect(remaining.slice(0, 3)).toEqual(["2", "1", "0"]);
   });
 });
 
