@@ -1,7 +1,6 @@
 /** The estimate's JSON shape and the conversions into it (whole bytes, structure rows, finiteness check). */
 import type { CheckpointReport } from "./checkpoint.ts";
 import { EstimatorInputError } from "./config-view.ts";
-import { ownParams } from "./params.ts";
 import type { ReaderConfidence } from "./resolve.ts";
 import type { FitMode, FitRow, FitVerdict, MemoryFigure, ModelReading } from "./types.ts";
 
@@ -120,19 +119,26 @@ export function fitJson(rows: FitRow[]): FitJson[] {
 }
 
 export function structureJson(r: ModelReading): StructureJson[] {
-  const out: StructureJson[] = [];
+  let count = 0;
+  for (const t of r.towers) count += t.nodes.length;
+  const out = new Array<StructureJson>(count);
+  let at = 0;
   for (const t of r.towers) {
-    for (const n of t.nodes) {
-      // Every key present (undefined ones vanish from the JSON): one object shape for every row.
-      out.push({
+    const tower = t.name;
+    const nodes = t.nodes;
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k]!;
+      // Every key present (undefined ones vanish from the JSON): one object shape for every row. A tied
+      // head owns no parameters (as ownParams).
+      out[at++] = {
         name: n.name,
         type: n.type,
         shape: n.shape,
-        params: ownParams(n),
-        tower: t.name,
+        params: n.tiedTo ? 0 : n.params,
+        tower,
         tied_to: n.tiedTo,
         layer: n.layer,
-      });
+      };
     }
   }
   return out;
@@ -156,8 +162,22 @@ function nonFinitePath(v: unknown): string | null {
   return null;
 }
 
-/** Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). */
-export function assertFinite(value: unknown, path: string): void {
-  const hit = nonFinitePath(value);
+/** nonFinitePath over an object's top-level keys but `skip`. */
+function nonFinitePathExcept(v: object, skip: string): string | null {
+  for (const k in v) {
+    if (k === skip) continue;
+    const p = nonFinitePath((v as Record<string, unknown>)[k]);
+    if (p !== null) return `.${k}${p}`;
+  }
+  return null;
+}
+
+/**
+ * Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). `skip`: a
+ * top-level key of an object left out of the walk (checked elsewhere), as if it held nothing.
+ */
+export function assertFinite(value: unknown, path: string, skip?: string): void {
+  const walkAll = skip === undefined || value === null || typeof value !== "object" || Array.isArray(value);
+  const hit = walkAll ? nonFinitePath(value) : nonFinitePathExcept(value, skip);
   if (hit !== null) throw new EstimatorInputError(`${path}${hit}`, "derived a non-finite number");
 }

@@ -174,6 +174,6 @@ export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput }
     out = structured(cfg, res, scan, opts.checkpoint);
   }
   // The structure was checked node by node in scanNodes; walk the rest.
-  assertFinite({ ...out, structure: [] }, "(estimate)");
+  assertFinite(out, "(estimate)", "structure");
   return out;
 }

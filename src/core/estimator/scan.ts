@@ -25,7 +25,15 @@ export type NodeScan = {
 
 /** Scans a reading at `trainTokens`; throws EstimatorInputError naming the first node with a non-finite number. */
 export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
-  const costs: NodeCosts = { bytes: [], units: [] };
+  let count = 0;
+  for (const t of r.towers) count += t.nodes.length;
+  // Sized once: grown by push, these arrays would be copied several times per estimate.
+  const costs: NodeCosts = { bytes: new Array<number>(count), units: new Array<number>(count) };
+  let at = 0;
+  // Imported bindings read once: a module's exports may be accessors, too dear to call per node.
+  const rank = LORA_RANK;
+  const perParam = FULL_BYTES_PER_PARAM;
+  const unitOf = layerUnit;
   const towers: Record<string, number> = {};
   let total = 0;
   let idle = 0;
@@ -47,9 +55,9 @@ export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
       sum += own;
       activations += act;
       const ls = n.linears;
-      if (ls) for (let j = 0; j < ls.length; j++) lora += LORA_RANK * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
-      costs.bytes.push(FULL_BYTES_PER_PARAM * own + act);
-      costs.units.push(layerUnit(ti, n.layer, n.outputHead));
+      if (ls) for (let j = 0; j < ls.length; j++) lora += rank * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
+      costs.bytes[at] = perParam * own + act;
+      costs.units[at++] = unitOf(ti, n.layer, n.outputHead);
       const m = n.moe;
       if (m) idle += (m.experts - m.topK) * m.expertParams;
     }
