@@ -97,9 +97,10 @@ export function weightsJson(
 export function memoryJson(m: MemoryFigure): MemoryJson {
   const breakdown: Record<string, number> = {};
   let bytes = 0;
-  for (const [part, v] of Object.entries(m.breakdown)) {
-    breakdown[part] = Math.round(v);
-    bytes += breakdown[part];
+  for (const part in m.breakdown) {
+    const v = Math.round(m.breakdown[part]!);
+    breakdown[part] = v;
+    bytes += v;
   }
   const out: MemoryJson = { bytes, tokens: m.tokens, batch: m.batch, breakdown };
   if (m.bytesWithoutLogits !== undefined) out.bytes_without_logits = Math.round(m.bytesWithoutLogits);

@@ -7,7 +7,7 @@
 import { EstimatorInputError } from "./config-view.ts";
 import { layerUnit, type NodeCosts } from "./fit.ts";
 import { FULL_BYTES_PER_PARAM, LORA_RANK, towerTokens } from "./memory.ts";
-import type { ModelReading } from "./types.ts";
+import type { ModelReading, TowerReading } from "./types.ts";
 
 export type NodeScan = {
   total: number;
@@ -23,47 +23,52 @@ export type NodeScan = {
   costs: NodeCosts;
 };
 
+/** The running sums of a scan, and the next free slot of its cost arrays. */
+type ScanState = { lora: number; activations: number; idle: number; at: number; costs: NodeCosts };
+
+/** Scans tower `ti` at `tokens`; returns its parameters (tied head once). */
+function scanTower(s: ScanState, t: TowerReading, ti: number, tokens: number): number {
+  const nodes = t.nodes;
+  const { bytes, units } = s.costs;
+  let sum = 0;
+  let checked: number[] | null = null;
+  for (let k = 0; k < nodes.length; k++) {
+    const n = nodes[k]!;
+    const own = n.tiedTo ? 0 : n.params;
+    const act = tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
+    let ok = Number.isFinite(n.params) && Number.isFinite(act);
+    // Layers share shape arrays: each array is checked once.
+    const shape = n.shape;
+    if (shape !== checked) for (let j = 0; j < shape.length; j++) ok &&= Number.isFinite(shape[j]);
+    if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
+    checked = shape;
+    sum += own;
+    s.activations += act;
+    const ls = n.linears;
+    if (ls) for (let j = 0; j < ls.length; j++) s.lora += LORA_RANK * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
+    bytes[s.at] = FULL_BYTES_PER_PARAM * own + act;
+    units[s.at++] = layerUnit(ti, n.layer, n.outputHead);
+    const m = n.moe;
+    if (m) s.idle += (m.experts - m.topK) * m.expertParams;
+  }
+  return sum;
+}
+
 /** Scans a reading at `trainTokens`; throws EstimatorInputError naming the first node with a non-finite number. */
 export function scanNodes(r: ModelReading, trainTokens: number): NodeScan {
   let count = 0;
   for (const t of r.towers) count += t.nodes.length;
   // Sized once: grown by push, these arrays would be copied several times per estimate.
   const costs: NodeCosts = { bytes: new Array<number>(count), units: new Array<number>(count) };
-  let at = 0;
-  // Imported bindings read once: a module's exports may be accessors, too dear to call per node.
-  const rank = LORA_RANK;
-  const perParam = FULL_BYTES_PER_PARAM;
-  const unitOf = layerUnit;
+  const s: ScanState = { lora: 0, activations: 0, idle: 0, at: 0, costs };
   const towers: Record<string, number> = {};
   let total = 0;
-  let idle = 0;
-  let lora = 0;
-  let activations = 0;
   for (let ti = 0; ti < r.towers.length; ti++) {
     const t = r.towers[ti]!;
-    const tokens = towerTokens(t, trainTokens);
-    const nodes = t.nodes;
-    let sum = 0;
-    for (let k = 0; k < nodes.length; k++) {
-      const n = nodes[k]!;
-      const own = n.tiedTo ? 0 : n.params;
-      const act = tokens * n.actBytesPerToken + (n.actBytesPerSample ?? 0);
-      const shape = n.shape;
-      let ok = Number.isFinite(n.params) && Number.isFinite(act);
-      for (let j = 0; j < shape.length; j++) ok &&= Number.isFinite(shape[j]);
-      if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
-      sum += own;
-      activations += act;
-      const ls = n.linears;
-      if (ls) for (let j = 0; j < ls.length; j++) lora += rank * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
-      costs.bytes[at] = perParam * own + act;
-      costs.units[at++] = unitOf(ti, n.layer, n.outputHead);
-      const m = n.moe;
-      if (m) idle += (m.experts - m.topK) * m.expertParams;
-    }
+    const sum = scanTower(s, t, ti, towerTokens(t, trainTokens));
     towers[t.name] = (towers[t.name] ?? 0) + sum;
     total += sum;
-    if (t.role === "head") idle += sum;
+    if (t.role === "head") s.idle += sum;
   }
-  return { total, active: total - idle, towers, loraParams: lora, activations, costs };
+  return { total, active: total - s.idle, towers, loraParams: s.lora, activations: s.activations, costs };
 }
