@@ -26,10 +26,11 @@ export type NodeScan = {
 /** The running sums of a scan, and the next free slot of its cost arrays. */
 type ScanState = { lora: number; activations: number; idle: number; at: number; costs: NodeCosts };
 
-/** Scans tower `ti` at `tokens`; returns its parameters (tied head once). */
+/** Scans tower `ti` at `tokens` into `s` (its sums kept in locals meanwhile); returns its parameters (tied head once). */
 function scanTower(s: ScanState, t: TowerReading, ti: number, tokens: number): number {
   const nodes = t.nodes;
   const { bytes, units } = s.costs;
+  let { lora, activations, idle, at } = s;
   let sum = 0;
   let checked: number[] | null = null;
   for (let k = 0; k < nodes.length; k++) {
@@ -43,14 +44,18 @@ function scanTower(s: ScanState, t: TowerReading, ti: number, tokens: number): n
     if (!ok) throw new EstimatorInputError(`(structure).${n.name}`, "derived a non-finite number");
     checked = shape;
     sum += own;
-    s.activations += act;
+    activations += act;
     const ls = n.linears;
-    if (ls) for (let j = 0; j < ls.length; j++) s.lora += LORA_RANK * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
-    bytes[s.at] = FULL_BYTES_PER_PARAM * own + act;
-    units[s.at++] = layerUnit(ti, n.layer, n.outputHead);
+    if (ls) for (let j = 0; j < ls.length; j++) lora += LORA_RANK * (ls[j]!.in + ls[j]!.out) * ls[j]!.count;
+    bytes[at] = FULL_BYTES_PER_PARAM * own + act;
+    units[at++] = layerUnit(ti, n.layer, n.outputHead);
     const m = n.moe;
-    if (m) s.idle += (m.experts - m.topK) * m.expertParams;
+    if (m) idle += (m.experts - m.topK) * m.expertParams;
   }
+  s.lora = lora;
+  s.activations = activations;
+  s.idle = idle;
+  s.at = at;
   return sum;
 }
 
