@@ -2,7 +2,7 @@
 import type { CheckpointReport } from "./checkpoint.ts";
 import { EstimatorInputError } from "./config-view.ts";
 import type { ReaderConfidence } from "./resolve.ts";
-import type { FitMode, FitRow, FitVerdict, MemoryFigure, ModelReading } from "./types.ts";
+import type { FitMode, FitRow, FitVerdict, MemoryFigure } from "./types.ts";
 
 export type MemoryJson = {
   bytes: number;
@@ -117,32 +117,6 @@ export function fitJson(rows: FitRow[]): FitJson[] {
     split: r.split,
     text: r.text,
   }));
-}
-
-export function structureJson(r: ModelReading): StructureJson[] {
-  let count = 0;
-  for (const t of r.towers) count += t.nodes.length;
-  const out = new Array<StructureJson>(count);
-  let at = 0;
-  for (const t of r.towers) {
-    const tower = t.name;
-    const nodes = t.nodes;
-    for (let k = 0; k < nodes.length; k++) {
-      const n = nodes[k]!;
-      // Every key present (undefined ones vanish from the JSON): one object shape for every row. A tied
-      // head owns no parameters (as ownParams).
-      out[at++] = {
-        name: n.name,
-        type: n.type,
-        shape: n.shape,
-        params: n.tiedTo ? 0 : n.params,
-        tower,
-        tied_to: n.tiedTo,
-        layer: n.layer,
-      };
-    }
-  }
-  return out;
 }
 
 /** Path of the first NaN or infinite number in `v` ("" for v itself), or null; paths are built only on a hit. */

@@ -13,7 +13,6 @@ import {
   fitJson,
   type MissingJson,
   memoryJson,
-  structureJson,
   type WeightsJson,
   weightsJson,
 } from "./estimate-json.ts";
@@ -152,7 +151,7 @@ function structured(
       lora_params: mem.loraParams,
     },
     fit: fitJson(fitTable(r, mem, false, scan.costs)),
-    structure: structureJson(r),
+    structure: scan.rows,
     warnings: [...r.warnings, ...files.warnings, ...quantNote(q, files.quantized)],
   };
   if (files.checkpoint) out.checkpoint = files.checkpoint;

@@ -30,8 +30,8 @@ export type WeightBytes = {
  */
 type Acc = Omit<WeightBytes, "byDtype"> & { dtypes: string[]; bytes: number[]; tape: Op[] | null };
 
-/** One addition to the tally: `bytes` of `dtype` stored (dtype set), else weights and aux elements. */
-type Op = { dtype: string | null; bytes: number; weights: number; elements: number; unpacked: number };
+/** One addition to the tally: `bytes` stored in dtype slot `slot` (slot >= 0), else weights and aux elements. */
+type Op = { slot: number; bytes: number; weights: number; elements: number; unpacked: number };
 
 function put(acc: Acc, dtype: string, bytes: number): void {
   let i = acc.dtypes.indexOf(dtype);
@@ -39,21 +39,28 @@ function put(acc: Acc, dtype: string, bytes: number): void {
   acc.bytes[i] = (acc.bytes[i] ?? 0) + bytes;
   acc.stored += bytes;
   acc.served += bytes;
-  acc.tape?.push({ dtype, bytes, weights: 0, elements: 0, unpacked: 0 });
+  acc.tape?.push({ slot: i, bytes, weights: 0, elements: 0, unpacked: 0 });
 }
 
 function tally(acc: Acc, weights: number, elements: number, unpacked: number): void {
   acc.quantizedWeights += weights;
   acc.auxElements += elements;
   acc.auxElementsUnpacked += unpacked;
-  acc.tape?.push({ dtype: null, bytes: 0, weights, elements, unpacked });
+  acc.tape?.push({ slot: -1, bytes: 0, weights, elements, unpacked });
 }
 
-/** Makes the recorded additions again, in their order (so every sum comes out bit for bit the same). */
+/** Makes the recorded additions again, in order: every sum comes out bit for bit the same (slots never move). */
 function replay(acc: Acc, ops: Op[]): void {
   for (const op of ops) {
-    if (op.dtype !== null) put(acc, op.dtype, op.bytes);
-    else tally(acc, op.weights, op.elements, op.unpacked);
+    if (op.slot >= 0) {
+      acc.bytes[op.slot] = acc.bytes[op.slot]! + op.bytes;
+      acc.stored += op.bytes;
+      acc.served += op.bytes;
+    } else {
+      acc.quantizedWeights += op.weights;
+      acc.auxElements += op.elements;
+      acc.auxElementsUnpacked += op.unpacked;
+    }
   }
 }
 
