@@ -1,9 +1,8 @@
 /** The estimate's JSON shape and the conversions into it (whole bytes, structure rows, finiteness check). */
 import type { CheckpointReport } from "./checkpoint.ts";
 import { EstimatorInputError } from "./config-view.ts";
-import { ownParams } from "./params.ts";
 import type { ReaderConfidence } from "./resolve.ts";
-import type { FitMode, FitRow, FitVerdict, MemoryFigure, ModelReading } from "./types.ts";
+import type { FitMode, FitRow, FitVerdict, MemoryFigure } from "./types.ts";
 
 export type MemoryJson = {
   bytes: number;
@@ -98,9 +97,10 @@ export function weightsJson(
 export function memoryJson(m: MemoryFigure): MemoryJson {
   const breakdown: Record<string, number> = {};
   let bytes = 0;
-  for (const [part, v] of Object.entries(m.breakdown)) {
-    breakdown[part] = Math.round(v);
-    bytes += breakdown[part];
+  for (const part in m.breakdown) {
+    const v = Math.round(m.breakdown[part]!);
+    breakdown[part] = v;
+    bytes += v;
   }
   const out: MemoryJson = { bytes, tokens: m.tokens, batch: m.batch, breakdown };
   if (m.bytesWithoutLogits !== undefined) out.bytes_without_logits = Math.round(m.bytesWithoutLogits);
@@ -117,25 +117,6 @@ export function fitJson(rows: FitRow[]): FitJson[] {
     split: r.split,
     text: r.text,
   }));
-}
-
-export function structureJson(r: ModelReading): StructureJson[] {
-  const out: StructureJson[] = [];
-  for (const t of r.towers) {
-    for (const n of t.nodes) {
-      // Every key present (undefined ones vanish from the JSON): one object shape for every row.
-      out.push({
-        name: n.name,
-        type: n.type,
-        shape: n.shape,
-        params: ownParams(n),
-        tower: t.name,
-        tied_to: n.tiedTo,
-        layer: n.layer,
-      });
-    }
-  }
-  return out;
 }
 
 /** Path of the first NaN or infinite number in `v` ("" for v itself), or null; paths are built only on a hit. */
@@ -156,8 +137,22 @@ function nonFinitePath(v: unknown): string | null {
   return null;
 }
 
-/** Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). */
-export function assertFinite(value: unknown, path: string): void {
-  const hit = nonFinitePath(value);
+/** nonFinitePath over an object's top-level keys but `skip`. */
+function nonFinitePathExcept(v: object, skip: string): string | null {
+  for (const k in v) {
+    if (k === skip) continue;
+    const p = nonFinitePath((v as Record<string, unknown>)[k]);
+    if (p !== null) return `.${k}${p}`;
+  }
+  return null;
+}
+
+/**
+ * Throws when any number in the output is NaN or infinite (a reader bug or an input beyond doubles). `skip`: a
+ * top-level key of an object left out of the walk (checked elsewhere), as if it held nothing.
+ */
+export function assertFinite(value: unknown, path: string, skip?: string): void {
+  const walkAll = skip === undefined || value === null || typeof value !== "object" || Array.isArray(value);
+  const hit = walkAll ? nonFinitePath(value) : nonFinitePathExcept(value, skip);
   if (hit !== null) throw new EstimatorInputError(`${path}${hit}`, "derived a non-finite number");
 }

@@ -13,7 +13,6 @@ import {
   fitJson,
   type MissingJson,
   memoryJson,
-  structureJson,
   type WeightsJson,
   weightsJson,
 } from "./estimate-json.ts";
@@ -152,7 +151,7 @@ function structured(
       lora_params: mem.loraParams,
     },
     fit: fitJson(fitTable(r, mem, false, scan.costs)),
-    structure: structureJson(r),
+    structure: scan.rows,
     warnings: [...r.warnings, ...files.warnings, ...quantNote(q, files.quantized)],
   };
   if (files.checkpoint) out.checkpoint = files.checkpoint;
@@ -174,6 +173,6 @@ export function estimate(config: unknown, opts: { checkpoint?: CheckpointInput }
     out = structured(cfg, res, scan, opts.checkpoint);
   }
   // The structure was checked node by node in scanNodes; walk the rest.
-  assertFinite({ ...out, structure: [] }, "(estimate)");
+  assertFinite(out, "(estimate)", "structure");
   return out;
 }

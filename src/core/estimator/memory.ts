@@ -51,14 +51,22 @@ function activationBytes(r: ModelReading, text: number): number {
   return sum;
 }
 
-/** KV cache bytes of one sequence of `tokens`, by layer kind. */
+/**
+ * KV cache bytes of one sequence of `tokens`, by layer kind (keys in first-seen order). Summed in a short
+ * array, not the record: one keyed store per layer costs more than the layer's arithmetic.
+ */
 function kvBreakdown(r: ModelReading, tokens: number): Record<string, number> {
-  const out: Record<string, number> = {};
+  const kinds: string[] = [];
+  const sums: number[] = [];
   for (const l of r.kvLayers) {
     const span = l.kind === "sliding" && l.window !== undefined ? Math.min(tokens, l.window) : tokens;
     const bytes = l.kind === "linear_state" || l.kind === "cross" ? 0 : span * l.bytesPerToken;
-    out[l.kind] = (out[l.kind] ?? 0) + bytes + (l.fixedBytes ?? 0);
+    let i = kinds.indexOf(l.kind);
+    if (i < 0) i = kinds.push(l.kind) - 1;
+    sums[i] = (sums[i] ?? 0) + bytes + (l.fixedBytes ?? 0);
   }
+  const out: Record<string, number> = {};
+  for (let i = 0; i < kinds.length; i++) out[kinds[i]!] = sums[i]!;
   return out;
 }
 
@@ -74,7 +82,7 @@ function workingSet(r: ModelReading, text: number): number {
 
 function figure(tokens: number, batch: number, breakdown: Record<string, number>): MemoryFigure {
   let bytes = 0;
-  for (const v of Object.values(breakdown)) bytes += v;
+  for (const part in breakdown) bytes += breakdown[part]!;
   return { bytes, tokens, batch, breakdown };
 }
 

@@ -25,9 +25,13 @@ export type WeightBytes = {
 
 /**
  * The running tally: stored bytes per dtype in two parallel arrays (a handful of dtypes, first-seen order,
- * which is the key order of `byDtype`), cheaper to update per matrix than a string-keyed record.
+ * which is the key order of `byDtype`), cheaper to update per matrix than a string-keyed record. `tape`, while
+ * set, records every addition (see quantLinears).
  */
-type Acc = Omit<WeightBytes, "byDtype"> & { dtypes: string[]; bytes: number[] };
+type Acc = Omit<WeightBytes, "byDtype"> & { dtypes: string[]; bytes: number[]; tape: Op[] | null };
+
+/** One addition to the tally: `bytes` stored in dtype slot `slot` (slot >= 0), else weights and aux elements. */
+type Op = { slot: number; bytes: number; weights: number; elements: number; unpacked: number };
 
 function put(acc: Acc, dtype: string, bytes: number): void {
   let i = acc.dtypes.indexOf(dtype);
@@ -35,13 +39,35 @@ function put(acc: Acc, dtype: string, bytes: number): void {
   acc.bytes[i] = (acc.bytes[i] ?? 0) + bytes;
   acc.stored += bytes;
   acc.served += bytes;
+  acc.tape?.push({ slot: i, bytes, weights: 0, elements: 0, unpacked: 0 });
+}
+
+function tally(acc: Acc, weights: number, elements: number, unpacked: number): void {
+  acc.quantizedWeights += weights;
+  acc.auxElements += elements;
+  acc.auxElementsUnpacked += unpacked;
+  acc.tape?.push({ slot: -1, bytes: 0, weights, elements, unpacked });
+}
+
+/** Makes the recorded additions again, in order: every sum comes out bit for bit the same (slots never move). */
+function replay(acc: Acc, ops: Op[]): void {
+  for (const op of ops) {
+    if (op.slot >= 0) {
+      acc.bytes[op.slot] = acc.bytes[op.slot]! + op.bytes;
+      acc.stored += op.bytes;
+      acc.served += op.bytes;
+    } else {
+      acc.quantizedWeights += op.weights;
+      acc.auxElements += op.elements;
+      acc.auxElementsUnpacked += op.unpacked;
+    }
+  }
 }
 
 function aux(acc: Acc, q: QuantSpec, dtype: string, elements: number): void {
   if (elements <= 0) return;
   put(acc, dtype, elements * (DTYPE_SIZE[dtype] ?? 1));
-  acc.auxElements += elements;
-  acc.auxElementsUnpacked += dtype === "I32" && q.bits < 32 ? (elements * 32) / q.bits : elements;
+  tally(acc, 0, elements, dtype === "I32" && q.bits < 32 ? (elements * 32) / q.bits : elements);
 }
 
 /** Scale elements of one in x out matrix. */
@@ -55,7 +81,7 @@ function scaleCount(q: QuantSpec, inF: number, outF: number): number {
 /** Adds `count` quantized matrices of in x out. */
 function quantMatrices(acc: Acc, q: QuantSpec, inF: number, outF: number, count: number): void {
   const weights = inF * outF * count;
-  acc.quantizedWeights += weights;
+  tally(acc, weights, 0, 0);
   put(acc, q.weightDtype, (weights * q.bits) / 8);
   if (q.method.startsWith("bitsandbytes-") && q.bits === 4) {
     const blocks = Math.ceil((inF * outF) / 64) * count;
@@ -73,7 +99,7 @@ function quantMatrices(acc: Acc, q: QuantSpec, inF: number, outF: number, count:
 /** Routed experts as a whole (formats that quantize only them): scales per group of the input dim. */
 function quantExperts(acc: Acc, q: QuantSpec, n: StructureNode): number {
   const m = n.moe!;
-  acc.quantizedWeights += m.expertWeights;
+  tally(acc, m.expertWeights, 0, 0);
   put(acc, q.weightDtype, (m.expertWeights * q.bits) / 8);
   const per = q.groupSize ?? (q.block ? q.block[0] * q.block[1] : 0);
   const scales = per > 0 ? m.expertWeights / per : m.expertMatrices;
@@ -96,24 +122,40 @@ function partOf(n: StructureNode): "attention" | "mlp" | "moe" {
   return part;
 }
 
-function quantLinears(acc: Acc, q: QuantSpec, ls: Linear[] | undefined): number {
+/** Recorded additions of a list of linears, and its quantized weight scalars. */
+type Tape = { ops: Op[]; weights: number };
+
+/**
+ * Adds a list of linears; returns its quantized weight scalars. Layers share their lists: the first time a
+ * list is seen its additions are recorded in `tapes`, later times replayed.
+ */
+function quantLinears(acc: Acc, q: QuantSpec, ls: Linear[] | undefined, tapes: Map<Linear[], Tape>): number {
   if (!ls) return 0;
+  const seen = tapes.get(ls);
+  if (seen) {
+    replay(acc, seen.ops);
+    return seen.weights;
+  }
+  const ops: Op[] = [];
+  acc.tape = ops;
   let weights = 0;
   for (const l of ls) {
     if (l.unquantized) continue;
     quantMatrices(acc, q, l.in, l.out, l.count);
     weights += l.in * l.out * l.count;
   }
+  acc.tape = null;
+  tapes.set(ls, { ops, weights });
   return weights;
 }
 
 /** Weight scalars of `n` stored quantized (their bytes added to `acc`). */
-function quantizedPart(acc: Acc, q: QuantSpec, n: StructureNode): number {
-  if (n.tiedTo) return 0;
+function quantizedPart(acc: Acc, q: QuantSpec, n: StructureNode, tapes: Map<Linear[], Tape>): number {
+  if (n.tiedTo || (!n.linears && !n.storedLinears && !n.moe)) return 0;
   const part = partOf(n);
   if (part === "moe" && (q.expertsOnly || q.exclude.has("shared"))) return quantExperts(acc, q, n);
   if (q.expertsOnly || (part !== "moe" && q.exclude.has(part))) return 0;
-  return quantLinears(acc, q, n.linears) + quantLinears(acc, q, n.storedLinears);
+  return quantLinears(acc, q, n.linears, tapes) + quantLinears(acc, q, n.storedLinears, tapes);
 }
 
 function towerQuantized(t: TowerReading, q: QuantSpec): boolean {
@@ -135,19 +177,21 @@ export function weightBytes(r: ModelReading, q: QuantSpec | null, dtype: string,
     quantizedWeights: 0,
     auxElements: 0,
     auxElementsUnpacked: 0,
+    tape: null,
   };
   let plain = total;
   if (q !== null) {
+    const tapes = new Map<Linear[], Tape>();
     for (const t of r.towers) {
       if (!towerQuantized(t, q)) continue;
-      for (const n of t.nodes) plain -= quantizedPart(acc, q, n);
+      for (const n of t.nodes) plain -= quantizedPart(acc, q, n, tapes);
     }
   }
   const size = DTYPE_SIZE[dtype] ?? 2;
   const byDtype: Record<string, number> = {};
   for (let i = 0; i < acc.dtypes.length; i++) byDtype[acc.dtypes[i]!] = acc.bytes[i]!;
   byDtype[dtype] = (byDtype[dtype] ?? 0) + plain * size;
-  const { dtypes: _d, bytes: _b, ...sums } = acc;
+  const { dtypes: _d, bytes: _b, tape: _t, ...sums } = acc;
   return {
     ...sums,
     byDtype,

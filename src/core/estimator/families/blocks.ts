@@ -207,7 +207,10 @@ export function preNormLayer(
   return out;
 }
 
-/** preNormLayer pushed onto `out` at the layer place `q` (its `layer` set): no array per layer. */
+/**
+ * preNormLayer pushed onto `out` at the layer place `q` (its `layer` set): no array per layer. `shape`: the
+ * norm and add nodes' output shape, which callers building many layers pass once for all of them.
+ */
 export function pushPreNormLayer(
   out: StructureNode[],
   q: Place,
@@ -215,18 +218,28 @@ export function pushPreNormLayer(
   hidden: number,
   attn: StructureNode,
   mlp: StructureNode,
+  shape: number[] = [q.seq, hidden],
 ): void {
   const i = q.layer;
   attn.layer = i;
   mlp.layer = i;
+  const stem = nm(q, `${kind}_${i}`);
+  const add = nm(q, `Add_${i}`);
+  const normParams = kind === "RMSNorm" ? hidden : 2 * hidden;
+  const act = BF16 * hidden;
   out.push(
-    norm(q, `${kind}_${i}_1`, kind, hidden),
+    makeNode(`${stem}_1`, kind, shape, normParams, act, i, undefined),
     attn,
-    add(q, `Add_${i}_attn`, hidden),
-    norm(q, `${kind}_${i}_2`, kind, hidden),
+    makeNode(`${add}_attn`, "Add", shape, 0, act, i, undefined),
+    makeNode(`${stem}_2`, kind, shape, normParams, act, i, undefined),
     mlp,
-    add(q, `Add_${i}_ffn`, hidden),
+    makeNode(`${add}_ffn`, "Add", shape, 0, act, i, undefined),
   );
+}
+
+/** `n` again as the node `name` (under `q`'s prefix) of `q`'s layer, sharing its shape and linears. */
+export function layerCopy(q: Place, n: StructureNode, name: string): StructureNode {
+  return makeNode(nm(q, name), n.type, n.shape, n.params, n.actBytesPerToken, q.layer, n.linears);
 }
 
 /** KV cache entry of a standard attention layer: k and v, bf16. */

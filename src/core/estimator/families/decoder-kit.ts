@@ -106,7 +106,7 @@ export function textFrameTower(f: TextFrame): TowerReading {
     } else if (f.shape === "post") {
       append(nodes, postNormLayer(l, f.seq, f.hidden, s));
     } else {
-      pushResidualLayer(nodes, l, f.seq, f.hidden, s);
+      pushResidualLayer(nodes, l, shape, f.hidden, s);
     }
   }
   append(

@@ -6,6 +6,7 @@ import { type ConfigView, divisible } from "../config-view.ts";
 import type { KvLayer, ModelReading, StructureNode } from "../types.ts";
 import {
   type AttentionSpec,
+  append,
   asHead,
   at,
   attention,
@@ -13,6 +14,7 @@ import {
   embedding,
   kvFull,
   kvSliding,
+  layerCopy,
   lmHead,
   norm,
   type Place,
@@ -65,15 +67,16 @@ export function layerKv(cfg: ConfigView, d: DecoderDims, slidingByDefault: boole
   const out: KvLayer[] = [];
   const useSliding = cfg.bool("use_sliding_window", slidingByDefault);
   const maxWindow = cfg.optInt("max_window_layers", d.layers, { min: 0, max: 10_000 });
+  // One entry per kind, shared by the layers of that kind (entries are never changed in place).
+  const full = kvFull(d.kvHeads, d.headDim);
+  const slides = window !== null ? kvSliding(d.kvHeads, d.headDim, window) : full;
   for (let i = 0; i < d.layers; i++) {
     const sliding = types
       ? types[i] === "sliding_attention"
       : pattern !== null
         ? (i + 1) % pattern !== 0
         : useSliding && i >= (slidingByDefault ? 0 : maxWindow);
-    out.push(
-      sliding && window !== null ? kvSliding(d.kvHeads, d.headDim, window) : kvFull(d.kvHeads, d.headDim),
-    );
+    out.push(sliding ? slides : full);
   }
   return out;
 }
@@ -123,11 +126,15 @@ export function denseDecoderNodes(
     qkNorm: o.qkNorm ? "head" : "none",
   };
   const body: StructureNode[] = [embedding(p, d.vocab, d.hidden), rope(p, d.hidden)];
+  // Layers are alike but for names and indices: one attention and one MLP node are built, copied per layer
+  // (sharing shape and linears, never changed in place), and every layer's norms share one shape.
+  const attn = attention(p, "Attention", spec);
+  const mlp = swiglu(p, "FFN", d.hidden, d.inter, o.mlpBias);
+  const shape = [p.seq, d.hidden];
   for (let i = 1; i <= d.layers; i++) {
     const q: Place = at(p, i);
-    const attn = attention(q, `Attention_${i}`, spec);
-    const mlp = swiglu(q, `FFN_${i}`, d.hidden, d.inter, o.mlpBias);
-    pushPreNormLayer(body, q, "RMSNorm", d.hidden, attn, mlp);
+    const a = layerCopy(q, attn, `Attention_${i}`);
+    pushPreNormLayer(body, q, "RMSNorm", d.hidden, a, layerCopy(q, mlp, `FFN_${i}`), shape);
   }
   const head = asHead([
     norm(p, "RMSNorm_out", "RMSNorm", d.hidden),
@@ -141,10 +148,11 @@ export function readDenseDecoder(cfg: ConfigView, o: DenseOptions): ModelReading
   const d = decoderDims(cfg);
   const tied = cfg.bool("tie_word_embeddings", o.tieDefault);
   const { body, head } = denseDecoderNodes(place(d.context ?? 2048), d, o, tied);
+  append(body, head);
   return decoderReading({
     family: o.family,
     modelType: cfg.optStr("model_type") ?? o.family,
-    nodes: [...body, ...head],
+    nodes: body,
     context: d.context,
     vocab: d.vocab,
     hidden: d.hidden,

@@ -32,7 +32,7 @@ export function decoderTower(f: DecoderFrame): TowerReading {
     node("Embedding", "Embedding", shape, embed, 0),
     node("RoPE", "RoPE", shape, 0, 0),
   ];
-  for (let i = 0; i < f.layers.length; i++) pushResidualLayer(nodes, i + 1, f.seq, f.hidden, f.layers[i]!);
+  for (let i = 0; i < f.layers.length; i++) pushResidualLayer(nodes, i + 1, shape, f.hidden, f.layers[i]!);
   append(nodes, outputHead(f));
   return { name: f.name ?? "text", role: "decoder", seqLen: f.seq, nodes };
 }

@@ -150,26 +150,30 @@ export type LayerSpec = {
  * Six nodes per pre-norm residual layer: norm, mixer, add, norm, ffn, add. Activation split as in
  * blocks.ts: norm and add outputs h each, the mixer and ffn their internals. `prefix` starts every
  * node name (a tower's "vision." for encoder blocks). Pushed onto `out`: no array per layer, as readers
- * build hundreds of layers per estimate.
+ * build hundreds of layers per estimate. `shape` ([seq, hidden]) is every node's output shape: callers pass
+ * one array for all their layers.
  */
 export function pushResidualLayer(
   out: StructureNode[],
   l: number,
-  seq: number,
+  shape: number[],
   hidden: number,
   s: LayerSpec,
   prefix = "",
 ): void {
-  const shape = [seq, hidden];
   const nt = s.normType ?? "RMSNorm";
   const ffnName = s.ffnName ?? (s.ffn.type === "MoE" ? "MoE" : "FFN");
+  // Names share their parts: each intermediate string is one more allocation per node.
+  const tag = `_${l}`;
+  const stem = `${prefix}${nt}${tag}`;
+  const add = `${prefix}Add${tag}`;
   out.push(
-    node(`${prefix}${nt}_${l}_1`, nt, shape, s.norm1, hidden, l),
-    pieceNode(`${prefix}${s.mixerName ?? "Attention"}_${l}`, s.mixer, shape, l),
-    node(`${prefix}Add_${l}_attn`, "Add", shape, 0, hidden, l),
-    node(`${prefix}${nt}_${l}_2`, nt, shape, s.norm2, hidden, l),
-    pieceNode(`${prefix}${ffnName}_${l}`, s.ffn, shape, l),
-    node(`${prefix}Add_${l}_ffn`, "Add", shape, 0, hidden, l),
+    node(`${stem}_1`, nt, shape, s.norm1, hidden, l),
+    pieceNode(`${prefix}${s.mixerName ?? "Attention"}${tag}`, s.mixer, shape, l),
+    node(`${add}_attn`, "Add", shape, 0, hidden, l),
+    node(`${stem}_2`, nt, shape, s.norm2, hidden, l),
+    pieceNode(`${prefix}${ffnName}${tag}`, s.ffn, shape, l),
+    node(`${add}_ffn`, "Add", shape, 0, hidden, l),
   );
 }
 

@@ -12,7 +12,7 @@ import type { ConfigView } from "../config-view.ts";
 import type { KvLayer, ModelReading } from "../types.ts";
 import { fullKv, layerTypesOf, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock } from "./moe-parts.ts";
-import { qwen3MoeExperts, qwen3MoeIsSparse, textDims } from "./qwen3-moe.ts";
+import { qwen3MoeExperts, qwen3MoeSparseLayers, textDims } from "./qwen3-moe.ts";
 
 function kvOf(cfg: ConfigView, layers: number, kvHeads: number, headDim: number): KvLayer[] {
   const useSliding = cfg.bool("use_sliding_window", false);
@@ -34,7 +34,7 @@ export function readQwen2Moe(cfg: ConfigView): ModelReading {
     headDim: d.headDim,
     bias: cfg.bool("qkv_bias", true),
   });
-  const sparse = Array.from({ length: d.layers }, (_, i) => qwen3MoeIsSparse(cfg, i));
+  const sparse = qwen3MoeSparseLayers(cfg, d.layers);
   const moe = sparse.some(Boolean)
     ? moeBlock({
         hidden: d.hidden,

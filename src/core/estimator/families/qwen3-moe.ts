@@ -44,11 +44,25 @@ export function qwen3MoeExperts(cfg: ConfigView): number {
   return keys.some((k) => cfg.has(k)) ? cfg.intOf(keys, { min: 0 }) : 0;
 }
 
-/** Qwen3-MoE layer i (0-based): sparse unless listed in mlp_only_layers or off the sparse step. */
-export function qwen3MoeIsSparse(cfg: ConfigView, i: number): boolean {
+/**
+ * Per Qwen3-MoE layer (0-based): sparse unless listed in mlp_only_layers or off the sparse step. The keys are
+ * read once, the experts only when some layer is not listed.
+ */
+export function qwen3MoeSparseLayers(cfg: ConfigView, layers: number): boolean[] {
+  const out: boolean[] = [];
+  if (layers === 0) return out;
   const only = (cfg.optArray("mlp_only_layers") ?? []) as number[];
   const step = cfg.optInt("decoder_sparse_step", 1);
-  return !only.includes(i) && qwen3MoeExperts(cfg) > 0 && (i + 1) % step === 0;
+  let experts: number | undefined;
+  for (let i = 0; i < layers; i++) {
+    if (only.includes(i)) {
+      out.push(false);
+      continue;
+    }
+    experts ??= qwen3MoeExperts(cfg);
+    out.push(experts > 0 && (i + 1) % step === 0);
+  }
+  return out;
 }
 
 /** Layer specs of a qwen3_moe-style text config (also the text half of qwen3_vl_moe). */
@@ -62,7 +76,7 @@ export function qwen3MoeLayers(cfg: ConfigView, d: TextDims): LayerSpec[] {
     qkNorm: [d.headDim, d.headDim],
   });
   // Dense layers (mlp_only_layers, off the sparse step) need intermediate_size, sparse ones the MoE keys.
-  const sparse = Array.from({ length: d.layers }, (_, i) => qwen3MoeIsSparse(cfg, i));
+  const sparse = qwen3MoeSparseLayers(cfg, d.layers);
   const moe = sparse.some(Boolean)
     ? moeBlock({
         hidden: d.hidden,

@@ -14,7 +14,7 @@ import type { KvLayer, ModelReading, TowerReading } from "../types.ts";
 import { type GdnSpec, gatedDeltaNetFused, gdnState } from "./hybrid-parts.ts";
 import { fullKv, layerTypesOf, mtpTower, readQuantization, textReading, textTower } from "./moe-frame.ts";
 import { gatedMlp, gqaAttention, type LayerSpec, moeBlock, type Piece } from "./moe-parts.ts";
-import { qwen3MoeIsSparse, type TextDims, textDims } from "./qwen3-moe.ts";
+import { qwen3MoeSparseLayers, type TextDims, textDims } from "./qwen3-moe.ts";
 
 function gdnSpec(cfg: ConfigView, hidden: number): GdnSpec {
   return {
@@ -30,7 +30,7 @@ function gdnSpec(cfg: ConfigView, hidden: number): GdnSpec {
 }
 
 function ffnPieces(cfg: ConfigView, hidden: number, layers: number) {
-  const sparse = Array.from({ length: layers }, (_, i) => qwen3MoeIsSparse(cfg, i));
+  const sparse = qwen3MoeSparseLayers(cfg, layers);
   const moe = sparse.some(Boolean)
     ? moeBlock({
         hidden,

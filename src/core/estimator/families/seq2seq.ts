@@ -45,12 +45,18 @@ export function decoderLayer(p: Place, i: number, l: Seq2SeqLayer, encoderSeq: n
   self.params += l.attnParamAdjust;
   const cross = crossAttention(q, `CrossAttention_${i}`, l.self, encoderSeq);
   cross.params += l.attnParamAdjust;
-  const ln = (k: number) => norm(q, `LayerNorm_${i}_${k}`, "LayerNorm", l.hidden);
-  const mlp = geluMlp(q, `FFN_${i}`, l.hidden, l.ffn);
-  const sum = (what: string) => add(q, `Add_${i}_${what}`, l.hidden);
+  const h = l.hidden;
+  // Plain calls, not closures per layer: each closure made at run time costs more than the node it builds.
+  const ln1 = norm(q, `LayerNorm_${i}_1`, "LayerNorm", h);
+  const ln2 = norm(q, `LayerNorm_${i}_2`, "LayerNorm", h);
+  const ln3 = norm(q, `LayerNorm_${i}_3`, "LayerNorm", h);
+  const mlp = geluMlp(q, `FFN_${i}`, h, l.ffn);
+  const selfAdd = add(q, `Add_${i}_self`, h);
+  const crossAdd = add(q, `Add_${i}_cross`, h);
+  const ffnAdd = add(q, `Add_${i}_ffn`, h);
   return l.preNorm
-    ? [ln(1), self, sum("self"), ln(2), cross, sum("cross"), ln(3), mlp, sum("ffn")]
-    : [self, sum("self"), ln(1), cross, sum("cross"), ln(2), mlp, sum("ffn"), ln(3)];
+    ? [ln1, self, selfAdd, ln2, cross, crossAdd, ln3, mlp, ffnAdd]
+    : [self, selfAdd, ln1, cross, crossAdd, ln2, mlp, ffnAdd, ln3];
 }
 
 /** What an encoder-decoder reading needs beyond its two node lists. */

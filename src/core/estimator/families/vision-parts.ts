@@ -82,8 +82,9 @@ export function encoderTower(s: EncoderSpec): TowerReading {
   const nodes: StructureNode[] = [...s.front];
   const spec = { mixer: attn, ffn: mlp, norm1: n, norm2: n, normType: s.norm };
   const prefix = `${s.name}.`;
-  for (let l = 1; l <= s.layers; l++) pushResidualLayer(nodes, l, s.seq, s.hidden, spec, prefix);
-  if (s.finalNorm) nodes.push(node(`${s.name}.${s.norm}_final`, s.norm, [s.seq, s.hidden], n, s.hidden));
+  const shape = [s.seq, s.hidden];
+  for (let l = 1; l <= s.layers; l++) pushResidualLayer(nodes, l, shape, s.hidden, spec, prefix);
+  if (s.finalNorm) nodes.push(node(`${s.name}.${s.norm}_final`, s.norm, shape, n, s.hidden));
   append(nodes, s.back);
   return { name: s.name, role: s.role, seqLen: s.seq, nodes };
 }
