@@ -40,7 +40,7 @@ describe("no NaN or Infinity in any output", () => {
       try {
         e = estimate(read(m, "config.json"));
       } catch (err) {
-        // Another helper's reader may reject a config; the error must then name a key, not crash.
+        // A reader may reject a config; the error must then name a key, not crash.
         expect((err as { key?: string }).key).toBeTypeOf("string");
         return;
       }
