@@ -2,20 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type EstimateIo, nodeEstimateIo, runEstimateCommand } from "./estimate-command.ts";
+import { captureEstimateIo } from "../../test/helpers/estimate-cli.ts";
+import { runEstimateCommand } from "./estimate-command.ts";
 
 const FIXTURES = new URL("../../fixtures/models/", import.meta.url).pathname;
 
-function capture(): { io: EstimateIo; out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  const io = {
-    ...nodeEstimateIo(),
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-  };
-  return { io, out: () => out, err: () => err };
-}
+const capture = () => captureEstimateIo();
 
 function safetensors(header: object): Buffer {
   const json = Buffer.from(JSON.stringify(header));

@@ -1,35 +1,12 @@
 // `hubwatch estimate OWNER/NAME[@REV]` against the replay hub: config, index and ranged header reads only.
 import { describe, expect, it } from "vitest";
-import { runEstimateCommand } from "../../src/cli/estimate-command.ts";
 import { GATED_TOKEN } from "../../src/replay-hub/index.ts";
+import { estimateCli } from "../helpers/estimate-cli.ts";
 import { useReplayHub } from "../helpers/replay-hub.ts";
 
 const hub = useReplayHub();
 
-function capture() {
-  let out = "";
-  let err = "";
-  const io = {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    readFile: async () => {
-      throw new Error("no local files");
-    },
-    readHead: async () => new Uint8Array(),
-    readDir: async () => [],
-    isDirectory: async (): Promise<boolean> => {
-      throw new Error("not a local path");
-    },
-  };
-  return { io, out: () => out, err: () => err };
-}
-
-const run = (arg: string, opts: { json?: boolean; markdown?: boolean }, token?: string) => {
-  const c = capture();
-  return runEstimateCommand(arg, opts, c.io, () => ({ hubUrl: hub.url, accessToken: token })).then(
-    (code) => ({ code, out: c.out(), err: c.err() }),
-  );
-};
+const run = estimateCli(() => hub.url, { localFiles: false });
 
 describe("hubwatch estimate OWNER/NAME[@REV]", () => {
   it("estimates from config.json and the shards' headers, never reading a weight body", async () => {
