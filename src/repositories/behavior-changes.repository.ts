@@ -2,7 +2,7 @@ import { and, asc, desc, eq, notInArray, sql } from "drizzle-orm";
 import type { BehaviorChange as NewBehaviorChange } from "../core/diff/behavior.ts";
 import { behaviorChanges, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
-import { revisionTime } from "./revisions-read.repository.ts";
+import { revisionRefColumns, revisionTime } from "./revisions-read.repository.ts";
 
 type BehaviorChangeRow = typeof behaviorChanges.$inferSelect;
 
@@ -50,10 +50,7 @@ export function listBehaviorChangesByRevision(
 export async function recentBehaviorChanges(db: Executor, limit: number) {
   return db
     .select({
-      repo: repos.name,
-      sha: revisions.sha,
-      title: revisions.title,
-      at: revisions.committedAt,
+      ...revisionRefColumns,
       kind: behaviorChanges.kind,
       summary: behaviorChanges.summary,
     })

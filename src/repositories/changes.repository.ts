@@ -6,7 +6,7 @@ import { changes, repos, revisions } from "../db/schema/index.ts";
 import type { Executor } from "../db/types.ts";
 import { adapterLinksOf, type LinkedAdapter } from "./adapter-bases.repository.ts";
 import { queryRows } from "./raw.ts";
-import { revisionTime } from "./revisions-read.repository.ts";
+import { revisionRefColumns, revisionTime } from "./revisions-read.repository.ts";
 import { atomically } from "./transaction.ts";
 
 export type Change = typeof changes.$inferSelect;
@@ -101,10 +101,7 @@ export async function changeSummaries(db: Executor, revisionIds: number[]) {
 export async function recentChanges(db: Executor, limit: number, category?: ChangeCategory) {
   return db
     .select({
-      repo: repos.name,
-      sha: revisions.sha,
-      title: revisions.title,
-      at: revisions.committedAt,
+      ...revisionRefColumns,
       path: changes.path,
       category: changes.category,
       summary: changes.summary,

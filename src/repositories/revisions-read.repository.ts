@@ -8,6 +8,14 @@ import type { Revision } from "./revisions.repository.ts";
 /** When a revision happened, for newest-first lists across repos: its commit date, else when it was processed. */
 export const revisionTime = sql`coalesce(${revisions.committedAt}, ${revisions.processedAt})`;
 
+/** The repo and revision a row of a newest-first list belongs to (selected over revisions ⋈ repos). */
+export const revisionRefColumns = {
+  repo: repos.name,
+  sha: revisions.sha,
+  title: revisions.title,
+  at: revisions.committedAt,
+};
+
 export async function getRevisionBySha(ex: Executor, repoId: number, sha: string): Promise<Revision | null> {
   const [row] = await ex
     .select()
