@@ -8,7 +8,7 @@ import type {
 
 /**
  * Whole-response replay for the public GET routes that declare `config: { replay: true }` (badges, pages,
- * feeds, OSV records): the first 200 answer at a store generation is kept as status headers and a Buffer
+ * feeds, OSV records): the first 200 answer at a store generation is kept as its headers and a Buffer
  * body, and later requests for the same URL at that generation get it back from the onRequest hook,
  * without parsing, validation, a handler or a body encoding per request. A hot README badge or history
  * page then costs little more than a bare route. Keyed on protocol, host and URL (the pages' absolute links
