@@ -3,7 +3,7 @@
  * leave the estimator's numbers alone can be checked byte for byte. Per fixture: what `hubwatch estimate` prints
  * for its folder (JSON, Markdown, full Markdown, summary), the estimate of its config alone, and estimates with
  * headers made from that estimate's structure (matching, off by some scalars, fp8, headers only) and with an
- * index total.
+ * index total. Prints a JSON line last with the count and one digest over all lines.
  */
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -87,3 +87,13 @@ for (const dir of modelFixtureDirs()) {
 const file = process.argv[2];
 if (file) writeFileSync(file, `${lines.join("\n")}\n`);
 else console.log(lines.join("\n"));
+// One digest over every line: two runs agree exactly when this does.
+const all = sha(`${lines.join("\n")}\n`);
+console.log(
+  JSON.stringify({
+    bench: "estimator-outputs",
+    fixtures: modelFixtureDirs().length,
+    hashes: lines.length,
+    sha256: all,
+  }),
+);
