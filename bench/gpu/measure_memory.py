@@ -1,4 +1,4 @@
-"""Physical check of the estimator's memory figures, for a session lent a CUDA machine.
+"""Physical check of the estimator's memory figures on a CUDA machine.
 
 Builds each fixture model from its config.json with random weights (no download), then measures the peak
 of torch.cuda.max_memory_allocated for: one full fine-tune step (fp32 weights, bf16 autocast, AdamW: the
@@ -9,7 +9,7 @@ and one serving prefill (bf16 weights, KV cache kept). Prints one JSON line per 
 
 Compare with `npx hubwatch estimate fixtures/models/<name> --json` (memory.*.bytes; the training figures
 with logits are `bytes`, the seed-comparable ones `bytes_without_logits`) and record both in
-docs/ESTIMATOR.md. Untested here: written on a machine with no GPU.
+docs/ESTIMATOR.md. It has not yet been run on a GPU (docs/ESTIMATOR.md, "Measured on a GPU: not yet").
 """
 import gc, json, sys, time
 from pathlib import Path
